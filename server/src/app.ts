@@ -1,0 +1,48 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import { installErrorHandling, registerRoutes, rewriteRestRoute } from './http/dispatch';
+import { serveFiles } from './media/serve';
+import { ensureAdmin } from './bootstrap';
+import { routes } from './routes';
+import { Services } from './services';
+
+export interface App {
+	app: FastifyInstance;
+	services: Services;
+	/** Base URL the server answers on, e.g. `http://127.0.0.1:8080`. */
+	url: string;
+	/** The API key of the `admin` user when this start created it (first start on an empty store). */
+	adminKey?: string;
+	close(): Promise<void>;
+}
+
+/** Builds the Fastify instance over a freshly opened store. Nothing runs until `start`. */
+export function buildApp(config: Config): { app: FastifyInstance; services: Services } {
+	const app = Fastify({
+		logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+		bodyLimit: config.bodyLimit,
+		routerOptions: { ignoreTrailingSlash: true },
+		rewriteUrl: (req) => rewriteRestRoute(req.url ?? '/'),
+	});
+	const services = new Services(config, app.log);
+	installErrorHandling(app, config.bodyLimit);
+	registerRoutes(app, routes, services);
+	serveFiles(app, services);
+	// In-flight requests finish first (Fastify closes the listener), then background work is persisted.
+	app.addHook('onClose', async () => services.stop());
+	return { app, services };
+}
+
+/** Builds the app, listens, and starts the background workers (pairing, send queue, webhooks). */
+export async function startApp(config: Config): Promise<App> {
+	const { app, services } = buildApp(config);
+	const adminKey = ensureAdmin(services.store, config.adminKey);
+	await app.listen({ port: config.port, host: config.host });
+	const address = app.server.address();
+	const port = typeof address === 'object' && address ? address.port : config.port;
+	const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+	const url = `http://${host}:${port}`;
+	services.baseUrl = (config.publicUrl ?? url).replace(/\/$/, '');
+	services.start();
+	return { app, services, url, adminKey, close: () => app.close() };
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { route } from '../http/route';
+import { badRequest } from '../http/errors';
+import { recipient } from '../http/schema';
+import { loadMedia } from '../media/load';
+import { parseAddress } from '../network/jid';
+import { commonFields, fillPlaceholders, sendMessage } from './sending';
+
+const MEDIA_TYPES = ['image', 'video', 'document', 'audio', 'myaudio', 'ptt', 'ptv', 'sticker'] as const;
+
+/** Which files each media type takes: the network refuses, say, a PDF sent as an image. */
+const MEDIA_FAMILY: Record<(typeof MEDIA_TYPES)[number], string | undefined> = {
+	image: 'image/',
+	sticker: 'image/',
+	video: 'video/',
+	ptv: 'video/',
+	audio: 'audio/',
+	myaudio: 'audio/',
+	ptt: 'audio/',
+	document: undefined,
+};
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"']+/i;
+
+export const sendRoutes = [
+	route({
+		method: 'POST',
+		path: '/wdm/v1/send/text',
+		auth: 'instance',
+		summary: 'Send a text message, with an optional link preview',
+		body: z.strictObject({
+			number: recipient,
+			text: z.string().min(1),
+			linkPreview: z.boolean().optional(),
+			linkPreviewTitle: z.string().optional(),
+			linkPreviewDescription: z.string().optional(),
+			linkPreviewImage: z.url().optional(),
+			linkPreviewLarge: z.boolean().optional(),
+			...commonFields,
+		}),
+		handler: (ctx) => {
+			const { body } = ctx;
+			const text = fillPlaceholders(body.text, body.placeholders)!;
+			const url = text.match(URL_IN_TEXT)?.[0];
+			const custom = body.linkPreviewTitle ?? body.linkPreviewDescription ?? body.linkPreviewImage;
+			// An automatic preview needs a link in the text; custom fields make one for the first link too.
+			const linkPreview =
+				url && (body.linkPreview || custom)
+					? {
+							url,
+							title: body.linkPreviewTitle ?? new URL(url).hostname,
+							description: body.linkPreviewDescription ?? '',
+							image: body.linkPreviewImage ?? null,
+							large: body.linkPreviewLarge ?? false,
+						}
+					: null;
+			return sendMessage(ctx, body.number, body, { type: 'text', text, content: linkPreview ? { linkPreview } : {} });
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/wdm/v1/send/media',
+		auth: 'instance',
+		summary: 'Send an image, video, document, audio, voice note or sticker',
+		body: z.strictObject({
+			number: recipient,
+			type: z.enum(MEDIA_TYPES),
+			file: z.string().min(1),
+			text: z.string().optional(),
+			docName: z.string().trim().min(1).max(255).optional(),
+			thumbnail: z.string().optional(),
+			mimetype: z
+				.string()
+				.regex(/^[\w.+-]+\/[\w.+-]+$/, { error: 'must be a MIME type such as image/png' })
+				.optional(),
+			...commonFields,
+		}),
+		handler: async (ctx) => {
+			const { body, services } = ctx;
+			// Refuse before downloading anything when the message could not go out anyway.
+			services.messaging.check(ctx.device, parseAddress(body.number, 'number'));
+			const media = await loadMedia(body.file, 'file', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, {
+				mimetype: body.mimetype,
+				fileName: body.docName,
+			});
+			const family = MEDIA_FAMILY[body.type];
+			if (family && !media.mimetype.startsWith(family)) {
+				throw badRequest(`file: a ${body.type} message needs a ${family}* file (got ${media.mimetype})`);
+			}
+			return sendMessage(ctx, body.number, body, {
+				type: body.type,
+				text: fillPlaceholders(body.text, body.placeholders) ?? null,
+				file: media,
+				content: { size: media.data.length, ...(body.thumbnail ? { thumbnail: body.thumbnail } : {}) },
+			});
+		},
+	}),
+];

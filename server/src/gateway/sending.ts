@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { RouteContext } from '../http/route';
+import type { Draft } from '../network/messaging';
+import { parseAddress } from '../network/jid';
+import { messageView } from './views';
+
+/** The common fields of the send routes (spec: "Common fields"); each route picks the ones it lists. */
+export const commonFields = {
+	replyid: z.string().trim().min(1).optional(),
+	mentions: z.union([z.string(), z.array(z.string())]).optional(),
+	delay: z.number().int().min(0).max(300000).optional(),
+	readchat: z.boolean().optional(),
+	readmessages: z.boolean().optional(),
+	forward: z.boolean().optional(),
+	track_source: z.string().max(255).optional(),
+	track_id: z.string().max(255).optional(),
+	async: z.boolean().optional(),
+	placeholders: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+};
+
+export type CommonFields = { [K in keyof typeof commonFields]?: z.output<(typeof commonFields)[K]> };
+
+/** `{{name}}` takes the placeholder's value; a name with no value is left as written. */
+export function fillPlaceholders(text: string | undefined, values: CommonFields['placeholders']): string | undefined {
+	if (text === undefined || !values) return text;
+	return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (marker, name: string) =>
+		Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : marker,
+	);
+}
+
+function mentionList(mentions: CommonFields['mentions']): string[] {
+	if (mentions === undefined) return [];
+	const list = Array.isArray(mentions) ? mentions : mentions.split(',');
+	return list.map((m) => m.trim()).filter(Boolean).map((m) => parseAddress(m, 'mentions').jid);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends what a send route built, honouring the common fields: `delay` shows typing (or recording,
+ * for voice notes) first, `async` hands the message to the persisted queue and answers at once.
+ */
+export async function sendMessage(
+	ctx: RouteContext<unknown, unknown, unknown>,
+	number: string,
+	common: CommonFields,
+	message: Omit<Draft, 'to' | 'quoted' | 'mentions' | 'forwarded' | 'track_source' | 'track_id' | 'readchat' | 'readmessages'>,
+) {
+	const { services } = ctx;
+	const draft: Draft = {
+		...message,
+		to: parseAddress(number, 'number'),
+		quoted: common.replyid,
+		mentions: mentionList(common.mentions),
+		forwarded: common.forward,
+		track_source: common.track_source,
+		track_id: common.track_id,
+		readchat: common.readchat,
+		readmessages: common.readmessages,
+	};
+	const delay = common.delay ?? 0;
+	const presence = message.type === 'ptt' || message.type === 'myaudio' ? 'recording' : 'composing';
+	if (common.async) {
+		const row = services.messaging.enqueue(ctx.device, draft, Date.now() + delay);
+		if (delay > 0) services.presence.set(ctx.device, draft.to.jid, presence, delay);
+		services.sendQueue.worker.wake();
+		return messageView(row, services.baseUrl);
+	}
+	if (delay > 0) {
+		services.messaging.check(ctx.device, draft.to);
+		services.presence.set(ctx.device, draft.to.jid, presence, delay);
+		await sleep(delay);
+	}
+	// The device may have been logged out while the request waited.
+	const device = services.store.devices.byId(ctx.device.id) ?? ctx.device;
+	return messageView(services.messaging.send(device, draft), services.baseUrl);
+}

@@ -1,0 +1,80 @@
+import type { ChatRow, DeviceRow, MessageRow, WebhookRow } from '../store/types';
+import { userJid } from '../network/jid';
+
+/** How the gateway shows its records to clients (field names per DESIGN.md). */
+
+export function deviceView(row: DeviceRow, token?: string) {
+	return {
+		name: row.name,
+		status: row.status,
+		phone: row.phone && row.status === 'connected' ? row.phone : null,
+		jid: row.phone && row.status === 'connected' ? userJid(row.phone) : null,
+		profileName: row.profile_name,
+		isBusiness: row.is_business === 1,
+		createdAt: row.created_at,
+		lastDisconnect: row.last_disconnect,
+		lastDisconnectReason: row.last_disconnect_reason,
+		...(token ? { token } : {}),
+	};
+}
+
+export const fileUrl = (baseUrl: string, fileId: string, fileName: string) =>
+	`${baseUrl}/wp-content/uploads/wdm/${fileId}/${encodeURIComponent(fileName)}`;
+
+export function messageView(row: MessageRow, baseUrl: string) {
+	return {
+		id: row.id,
+		messageid: row.messageid,
+		chatid: row.chatid,
+		sender: row.sender,
+		senderName: row.sender_name,
+		fromMe: row.from_me === 1,
+		isGroup: row.is_group === 1,
+		messageType: row.message_type,
+		text: row.text,
+		messageTimestamp: row.timestamp,
+		status: row.status,
+		quoted: row.quoted,
+		mentions: JSON.parse(row.mentions) as string[],
+		forwarded: row.forwarded === 1,
+		edited: row.edited === 1,
+		reaction: row.reaction,
+		fileURL: row.file_id ? fileUrl(baseUrl, row.file_id, row.file_name ?? 'file') : null,
+		mimetype: row.mimetype,
+		fileName: row.file_name,
+		content: JSON.parse(row.content) as Record<string, unknown>,
+		track_source: row.track_source,
+		track_id: row.track_id,
+		wasSentByApi: row.was_sent_by_api === 1,
+	};
+}
+export type MessageView = ReturnType<typeof messageView>;
+
+export function chatView(row: ChatRow) {
+	return {
+		id: row.id,
+		wa_chatid: row.chatid,
+		wa_name: row.name,
+		phone: row.is_group ? '' : row.chatid.split('@')[0],
+		wa_isGroup: row.is_group === 1,
+		wa_isPinned: row.pinned === 1,
+		wa_archived: row.archived === 1,
+		wa_muteEndTime: row.mute_end,
+		wa_unreadCount: row.unread,
+		wa_lastMsgTimestamp: row.last_msg_ts,
+		wa_lastMessageType: row.last_msg_type,
+		wa_label: JSON.parse(row.labels) as string[],
+	};
+}
+
+/** A subscription as GET shows it: everything but the secret. */
+export function webhookView(row: WebhookRow) {
+	return {
+		id: row.id,
+		url: row.url,
+		events: JSON.parse(row.events) as string[],
+		excludeMessages: JSON.parse(row.exclude_messages) as string[],
+		enabled: row.enabled === 1,
+		createdAt: row.created_at,
+	};
+}

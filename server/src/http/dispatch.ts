@@ -1,0 +1,113 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
+import type { Services } from '../services';
+import type { Route, RouteContext } from './route';
+import { namespaceOf } from './route';
+import { ApiError, badRequest, validationMessage } from './errors';
+import { authenticate } from './auth';
+
+/** Every REST route is served under this prefix; `index.php?rest_route=` is rewritten onto it. */
+export const REST_PREFIX = '/wp-json';
+
+/** Namespaces that answer with the gateway envelope; the others answer WordPress-style. */
+const GATEWAY_NAMESPACES = new Set(['wdm/v1', 'sandbox/v1']);
+
+const isGatewayUrl = (url: string) => /^\/wp-json\/(wdm|sandbox)\/v1(\/|\?|$)/.test(url);
+
+/**
+ * Maps the plain-permalink form onto the pretty one, as the host site does:
+ * `/index.php?rest_route=/wdm/v1/devices&x=1` -> `/wp-json/wdm/v1/devices?x=1`.
+ */
+export function rewriteRestRoute(url: string): string {
+	const q = url.indexOf('?');
+	const path = q < 0 ? url : url.slice(0, q);
+	if (path === REST_PREFIX) return `${REST_PREFIX}/${q < 0 ? '' : url.slice(q)}`;
+	if (q < 0 || (path !== '/index.php' && path !== '/')) return url;
+	const params = new URLSearchParams(url.slice(q + 1));
+	const route = params.get('rest_route');
+	if (route === null) return url;
+	params.delete('rest_route');
+	const rest = params.toString();
+	return `${REST_PREFIX}${route.startsWith('/') ? route : `/${route}`}${rest ? `?${rest}` : ''}`;
+}
+
+/** `/wdm/v1/devices/{name}` -> `/wp-json/wdm/v1/devices/:name` */
+export const fastifyPath = (path: string) => REST_PREFIX + path.replace(/\{(\w+)\}/g, ':$1');
+
+function parse(schema: ZodType | undefined, input: unknown, where: string): unknown {
+	if (!schema) return input;
+	const value = input ?? {};
+	const result = schema.safeParse(value);
+	if (!result.success) throw badRequest(validationMessage(result.error, value, where));
+	return result.data;
+}
+
+/** Registers each route of the table on the Fastify instance: auth, validation, envelope. */
+export function registerRoutes(app: FastifyInstance, routes: Route[], services: Services) {
+	for (const route of routes) {
+		const gateway = GATEWAY_NAMESPACES.has(namespaceOf(route.path));
+		app.route({
+			method: route.method,
+			url: fastifyPath(route.path),
+			handler: async (request, reply) => {
+				const { user, device } = authenticate(route.auth, request, services);
+				const ctx = {
+					params: parse(route.params, request.params, 'path'),
+					query: parse(route.query, request.query, 'query'),
+					body: parse(route.body, request.body, 'body'),
+					user,
+					device,
+					services,
+					request,
+					reply,
+				} as RouteContext<unknown, unknown, unknown>;
+				const data = await route.handler(ctx);
+				if (data === reply) return reply;
+				return gateway ? { success: true, data: data ?? null } : data;
+			},
+		});
+	}
+}
+
+function fromFastify(error: FastifyError, bodyLimit: number): ApiError {
+	switch (error.code) {
+		case 'FST_ERR_CTP_INVALID_JSON_BODY':
+		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+			return new ApiError(400, `body is not valid JSON: ${error.message}`, 'rest_invalid_json');
+		case 'FST_ERR_CTP_BODY_TOO_LARGE':
+			return new ApiError(413, `body is larger than the limit of ${bodyLimit} bytes`, 'rest_body_too_large');
+		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+			return new ApiError(415, `Content-Type ${error.message.split(': ')[1] ?? ''} is not supported; send application/json`, 'rest_invalid_media_type');
+	}
+	if (error instanceof SyntaxError) return new ApiError(400, `body is not valid JSON: ${error.message}`, 'rest_invalid_json');
+	const status = error.statusCode ?? 500;
+	return new ApiError(status, status < 500 ? error.message : 'internal server error', status < 500 ? 'rest_invalid_request' : 'internal_error');
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+	reply.code(error.status);
+	if (isGatewayUrl(request.url)) return reply.send({ success: false, message: error.message });
+	return reply.send({ code: error.code, message: error.message, data: { status: error.status, ...error.data } });
+}
+
+/** Errors become the envelope of the namespace asked for; nothing a client sends escapes as a crash. */
+export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
+	// An empty body is "no fields", so that a POST without a body still gets field-level messages.
+	const json = app.getDefaultJsonParser('error', 'error');
+	app.removeContentTypeParser('application/json');
+	app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+		if ((body as string).trim() === '') return done(null, undefined);
+		json(request, body as string, done);
+	});
+
+	app.setErrorHandler((error: FastifyError, request, reply) => {
+		const apiError = error instanceof ApiError ? error : fromFastify(error, bodyLimit);
+		if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
+		return send(request, reply, apiError);
+	});
+
+	app.setNotFoundHandler((request, reply) => {
+		const path = request.url.split('?')[0].replace(REST_PREFIX, '') || '/';
+		return send(request, reply, new ApiError(404, `no route matches ${request.method} ${path}`, 'rest_no_route'));
+	});
+}

@@ -1,0 +1,85 @@
+import type { ZodError } from 'zod';
+
+/** An error a route wants the client to see, with its HTTP status. */
+export class ApiError extends Error {
+	constructor(
+		public readonly status: number,
+		message: string,
+		/** WordPress-style error code, used by the site routes (`rest_invalid_param`, ...). */
+		public readonly code = 'wdm_error',
+		public readonly data: Record<string, unknown> = {},
+	) {
+		super(message);
+	}
+}
+
+export const badRequest = (message: string, code = 'rest_invalid_param', data = {}) =>
+	new ApiError(400, message, code, data);
+export const notFound = (message: string, code = 'rest_not_found') => new ApiError(404, message, code);
+export const forbidden = (message: string, code = 'rest_forbidden') => new ApiError(403, message, code);
+export const unauthorized = (message: string, code = 'rest_not_logged_in') =>
+	new ApiError(401, message, code);
+export const conflict = (message: string, code = 'rest_conflict') => new ApiError(409, message, code);
+
+/** A failure reported by the (simulated) messaging network: the spec's 500. */
+export const networkFailure = (message: string) => new ApiError(500, message, 'wdm_network_error');
+
+function describe(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function rule(issue: ZodError['issues'][number], input: unknown): string {
+	switch (issue.code) {
+		case 'invalid_type':
+			return input === undefined ? 'is required' : `must be ${article(issue.expected)} (got ${describe(input)})`;
+		case 'too_small':
+			if (issue.origin === 'string') return `must be at least ${issue.minimum} characters long`;
+			if (issue.origin === 'array') return `must have at least ${issue.minimum} items`;
+			return `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${issue.minimum}`;
+		case 'too_big':
+			if (issue.origin === 'string') return `must be at most ${issue.maximum} characters long`;
+			if (issue.origin === 'array') return `must have at most ${issue.maximum} items`;
+			return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}`;
+		case 'invalid_value':
+			return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+		case 'invalid_format':
+			return `must be a valid ${issue.format}`;
+		case 'unrecognized_keys':
+			return `has unknown field(s): ${issue.keys.join(', ')}`;
+		default:
+			return issue.message;
+	}
+}
+
+function article(type: string): string {
+	const name = type === 'int' ? 'integer' : type;
+	return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
+}
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+	let value = root;
+	for (const key of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
+	return value;
+}
+
+/** Formats a path the way a client writes it: `carousel[0].buttons[1].id`. */
+export function fieldName(path: PropertyKey[], fallback: string): string {
+	if (path.length === 0) return fallback;
+	return path
+		.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i ? '.' : ''}${String(key)}`))
+		.join('');
+}
+
+/** One sentence per problem, each naming the field and the rule it broke. */
+export function validationMessage(error: ZodError, input: unknown, where: string): string {
+	return error.issues
+		.map((issue) => {
+			// Refinements carry their own sentence; built-in checks get one from their rule.
+			const text = issue.code === 'custom' ? issue.message : rule(issue, valueAt(input, issue.path));
+			return `${fieldName(issue.path, where)} ${text}`;
+		})
+		.join('; ');
+}

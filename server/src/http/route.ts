@@ -1,0 +1,58 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z, ZodType } from 'zod';
+import type { Services } from '../services';
+import type { DeviceRow, UserRow } from '../store/types';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * How a route authenticates its caller:
+ * - `user`: `Authorization: Bearer <user API key>` (device and sandbox routes)
+ * - `instance`: header `token: <instance token>` (every other gateway route)
+ * - `none`: public
+ */
+export type AuthScheme = 'none' | 'user' | 'instance';
+
+export interface RouteContext<P, Q, B> {
+	params: P;
+	query: Q;
+	body: B;
+	/** Set for `user` routes. */
+	user: UserRow;
+	/** Set for `instance` routes. */
+	device: DeviceRow;
+	services: Services;
+	request: FastifyRequest;
+	reply: FastifyReply;
+}
+
+type Infer<S> = S extends ZodType ? z.output<S> : undefined;
+
+export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | undefined, B extends ZodType | undefined> {
+	method: Method;
+	/** REST route as the spec writes it, e.g. `/wdm/v1/devices/{name}`. */
+	path: string;
+	auth: AuthScheme;
+	summary: string;
+	params?: P;
+	query?: Q;
+	body?: B;
+	/** Returns the `data` of the envelope; a route that answers by itself returns the reply. */
+	handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => unknown;
+}
+
+export type Route = RouteDef<ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+
+/** Declares a route with its schemas; the handler's arguments are typed from them. */
+export function route<
+	P extends ZodType | undefined = undefined,
+	Q extends ZodType | undefined = undefined,
+	B extends ZodType | undefined = undefined,
+>(def: RouteDef<P, Q, B>): Route {
+	return def as unknown as Route;
+}
+
+/** The namespace a route belongs to, e.g. `wdm/v1` for `/wdm/v1/send/text`. */
+export function namespaceOf(path: string): string {
+	return path.split('/').slice(1, 3).join('/');
+}

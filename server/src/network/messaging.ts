@@ -1,0 +1,286 @@
+import crypto from 'node:crypto';
+import type { Config } from '../config';
+import type { Store } from '../store';
+import type { DeviceRow, MessageRow } from '../store/types';
+import type { Events } from '../webhooks/events';
+import { badRequest, networkFailure } from '../http/errors';
+import { chatView, messageView } from '../gateway/views';
+import { type Address, userJid } from './jid';
+import type { Presence } from './presence';
+import type { Media } from '../media/load';
+
+/** A message as a send route hands it to the network. */
+export interface Draft {
+	to: Address;
+	type: string;
+	text?: string | null;
+	/** Id of the replied-to message in the sender's store. */
+	quoted?: string | null;
+	mentions?: string[];
+	forwarded?: boolean;
+	/** Media to attach; it is stored with the message, in the same transaction. */
+	file?: Media;
+	content?: Record<string, unknown>;
+	track_source?: string;
+	track_id?: string;
+	/** Mark the chat read / its latest messages read when sending. */
+	readchat?: boolean;
+	readmessages?: boolean;
+}
+
+type ReadFlags = Pick<Draft, 'readchat' | 'readmessages'>;
+
+const AUDIO_TYPES = new Set(['audio', 'myaudio', 'ptt']);
+
+/** Network message ids look like the real ones: `3EB0` and 18 hex digits. */
+const newMessageId = () => `3EB0${crypto.randomBytes(9).toString('hex').toUpperCase()}`;
+
+/**
+ * The simulated network's message traffic: sending, delivery to devices on this server, receipts,
+ * and the other side's actions the sandbox plays (inbound messages, reads, reactions).
+ */
+export class Messaging {
+	private receipts = new Set<NodeJS.Timeout>();
+
+	constructor(
+		private store: Store,
+		private events: Events,
+		private config: Config,
+		private presence: Presence,
+		private baseUrl: () => string,
+	) {}
+
+	/** Confirms messages whose receipt was still due when the server stopped. */
+	start() {
+		for (const row of this.store.messages.awaitingReceipt()) this.scheduleReceipt(row.id);
+	}
+
+	stop() {
+		for (const timer of this.receipts) clearTimeout(timer);
+		this.receipts.clear();
+	}
+
+	/** Throws the network's refusal when this device cannot send to this address now. */
+	check(device: DeviceRow, to: Address) {
+		if (device.status !== 'connected' || !device.phone) {
+			throw networkFailure(`device '${device.name}' is not connected (status: ${device.status}); pair it with a QR code first`);
+		}
+		if (to.isGroup) throw networkFailure(`group ${to.jid} does not exist or this device is not a member`);
+		if (to.phone && !this.store.devices.connectedByPhone(to.phone) && !this.store.numbers.onNetwork(to.phone)) {
+			throw networkFailure(`${to.phone} is not on the network`);
+		}
+	}
+
+	/** Sends now: stored as `sent`, delivered to the other side, confirmed by a receipt shortly after. */
+	send(device: DeviceRow, draft: Draft): MessageRow {
+		this.check(device, draft.to);
+		return this.store.tx(() => this.transmit(device, this.store.messages.insert(this.build(device, draft, 'sent')), draft));
+	}
+
+	/** Accepts a message for the send queue; `SendQueue` hands it to `dispatch` at `sendAt`. */
+	enqueue(device: DeviceRow, draft: Draft, sendAt: number): MessageRow {
+		this.check(device, draft.to);
+		const flags: ReadFlags = { readchat: draft.readchat, readmessages: draft.readmessages };
+		return this.store.tx(() =>
+			this.store.messages.insert({ ...this.build(device, draft, 'queued'), send_at: sendAt, pending: JSON.stringify(flags) }),
+		);
+	}
+
+	/** Sends a queued message, or marks it failed when the network refuses it now. */
+	dispatch(queued: MessageRow): MessageRow {
+		const device = this.store.devices.byId(queued.device_id);
+		if (!device) return queued;
+		const to: Address = { jid: queued.chatid, phone: queued.chatid.split('@')[0], isGroup: queued.is_group === 1 };
+		try {
+			this.check(device, to);
+		} catch (error) {
+			return this.store.tx(() => {
+				const failed = this.store.messages.update(queued.id, {
+					status: 'failed',
+					pending: null,
+					content: JSON.stringify({ ...JSON.parse(queued.content), error: (error as Error).message }),
+				});
+				this.events.emit(device, 'messages_update', this.update(failed));
+				return failed;
+			});
+		}
+		const flags = JSON.parse(queued.pending ?? '{}') as ReadFlags;
+		return this.store.tx(() =>
+			this.transmit(device, this.store.messages.update(queued.id, { status: 'sent', timestamp: Date.now(), pending: null }), flags),
+		);
+	}
+
+	/** The sender's copy of a draft; stores its media. Runs inside the caller's transaction. */
+	private build(device: DeviceRow, draft: Draft, status: MessageRow['status']): MessageRow {
+		const messageid = newMessageId();
+		const quoted = draft.quoted ? this.store.messages.byId(device.id, draft.quoted) : undefined;
+		if (draft.quoted && !quoted) throw badRequest(`replyid: no message with id "${draft.quoted}" on this device`);
+		const file = draft.file && this.store.files.insert({ mimetype: draft.file.mimetype, file_name: draft.file.fileName, data: draft.file.data });
+		return {
+			id: `${device.phone}:${messageid}`,
+			device_id: device.id,
+			messageid,
+			chatid: draft.to.jid,
+			sender: userJid(device.phone!),
+			sender_name: device.profile_name,
+			from_me: 1,
+			is_group: draft.to.isGroup ? 1 : 0,
+			message_type: draft.type,
+			text: draft.text ?? null,
+			timestamp: Date.now(),
+			status,
+			quoted: quoted?.id ?? null,
+			mentions: JSON.stringify(draft.mentions ?? []),
+			forwarded: draft.forwarded ? 1 : 0,
+			edited: 0,
+			reaction: null,
+			file_id: file?.id ?? null,
+			mimetype: file?.mimetype ?? null,
+			file_name: file?.file_name ?? null,
+			content: JSON.stringify(draft.content ?? {}),
+			track_source: draft.track_source ?? null,
+			track_id: draft.track_id ?? null,
+			was_sent_by_api: 1,
+			send_at: null,
+			pending: null,
+		};
+	}
+
+	/** Everything that follows a message leaving the device; runs inside the caller's transaction. */
+	private transmit(device: DeviceRow, row: MessageRow, flags: ReadFlags): MessageRow {
+		this.presence.cancel(device, row.chatid);
+		this.record(device, row, false);
+		if (flags.readmessages) this.readInbound(device, row.chatid);
+		if (flags.readchat) this.store.chats.markRead(device.id, row.chatid);
+		const peer = this.store.devices.connectedByPhone(row.chatid.split('@')[0]);
+		if (peer && peer.id !== device.id) {
+			const from = userJid(device.phone!);
+			const quoted = row.quoted ? this.store.messages.byId(device.id, row.quoted) : undefined;
+			this.record(
+				peer,
+				this.store.messages.insert({
+					...row,
+					id: `${peer.phone}:${row.messageid}`,
+					device_id: peer.id,
+					chatid: from,
+					from_me: 0,
+					was_sent_by_api: 0,
+					status: 'delivered',
+					quoted: quoted ? `${peer.phone}:${quoted.messageid}` : null,
+					track_source: null,
+					track_id: null,
+				}),
+				true,
+			);
+		}
+		this.scheduleReceipt(row.id);
+		return row;
+	}
+
+	/** Stores a message in its chat and tells the device's webhooks. */
+	private record(device: DeviceRow, row: MessageRow, unread: boolean) {
+		const peerPhone = row.chatid.split('@')[0];
+		const name = row.from_me ? (this.store.numbers.name(peerPhone) ?? '') : (row.sender_name ?? '');
+		const { chat, created } = this.store.chats.touch(
+			device.id,
+			{ chatid: row.chatid, name, isGroup: row.is_group === 1 },
+			{ timestamp: row.timestamp, type: row.message_type, unread },
+		);
+		if (created) this.events.emit(device, 'chats', chatView(chat));
+		this.events.emit(device, 'messages', messageView(row, this.baseUrl()));
+	}
+
+	/** A message from someone on the network (a simulated contact) arrives at the device. */
+	receive(device: DeviceRow, from: Address, draft: Omit<Draft, 'to'> & { senderName?: string }): MessageRow {
+		if (device.status !== 'connected' || !device.phone) {
+			throw badRequest(`device '${device.name}' is not connected (status: ${device.status}); it cannot receive messages`);
+		}
+		const messageid = newMessageId();
+		return this.store.tx(() => {
+			const file = draft.file && this.store.files.insert({ mimetype: draft.file.mimetype, file_name: draft.file.fileName, data: draft.file.data });
+			const row = this.store.messages.insert({
+				id: `${device.phone}:${messageid}`,
+				device_id: device.id,
+				messageid,
+				chatid: from.jid,
+				sender: from.jid,
+				sender_name: draft.senderName ?? this.store.numbers.name(from.phone ?? '') ?? null,
+				from_me: 0,
+				is_group: 0,
+				message_type: draft.type,
+				text: draft.text ?? null,
+				timestamp: Date.now(),
+				status: 'delivered',
+				quoted: draft.quoted ? (this.store.messages.byId(device.id, draft.quoted)?.id ?? null) : null,
+				mentions: JSON.stringify(draft.mentions ?? []),
+				forwarded: draft.forwarded ? 1 : 0,
+				file_id: file?.id ?? null,
+				mimetype: file?.mimetype ?? null,
+				file_name: file?.file_name ?? null,
+				content: JSON.stringify(draft.content ?? {}),
+			});
+			this.record(device, row, true);
+			return row;
+		});
+	}
+
+	/** The recipient reads (or, for audio, plays) messages the device sent. */
+	readByRecipient(device: DeviceRow, ids: string[], played: boolean): MessageRow[] {
+		return this.store.tx(() =>
+			ids.map((id) => {
+				const row = this.store.messages.byId(device.id, id);
+				if (!row || !row.from_me) throw badRequest(`id: no message sent by this device has the id "${id}"`);
+				if (row.status === 'queued' || row.status === 'failed' || row.status === 'deleted') {
+					throw badRequest(`id: message "${id}" is ${row.status} and cannot be read`);
+				}
+				const status = played && AUDIO_TYPES.has(row.message_type) ? 'played' : 'read';
+				return this.setStatus(device, row, status);
+			}),
+		);
+	}
+
+	/** The device reads the unread messages of a chat; the senders on this server see them read. */
+	readInbound(device: DeviceRow, chatid: string) {
+		for (const row of this.store.messages.find(device.id, { chatid, limit: 1000, offset: 0 }).rows) {
+			if (row.from_me || row.status !== 'delivered') continue;
+			this.setStatus(device, row, 'read');
+			for (const copy of this.store.messages.copies(row.messageid)) {
+				const owner = copy.from_me && this.store.devices.byId(copy.device_id);
+				if (owner) this.setStatus(owner, copy, 'read');
+			}
+		}
+		this.store.chats.markRead(device.id, chatid);
+	}
+
+	/** The other side reacts to a message of this device; an empty emoji removes the reaction. */
+	reactByRecipient(device: DeviceRow, id: string, emoji: string): MessageRow {
+		const row = this.store.messages.byId(device.id, id);
+		if (!row) throw badRequest(`id: no message with id "${id}" on this device`);
+		return this.store.tx(() => {
+			const updated = this.store.messages.update(row.id, { reaction: emoji || null });
+			this.events.emit(device, 'messages_update', { ...this.update(updated), reaction: updated.reaction, sender: row.chatid });
+			return updated;
+		});
+	}
+
+	private setStatus(device: DeviceRow, row: MessageRow, status: MessageRow['status']): MessageRow {
+		const updated = this.store.messages.update(row.id, { status });
+		this.events.emit(device, 'messages_update', this.update(updated));
+		return updated;
+	}
+
+	private update(row: MessageRow) {
+		return { id: row.id, messageid: row.messageid, chatid: row.chatid, fromMe: row.from_me === 1, status: row.status, timestamp: Date.now() };
+	}
+
+	private scheduleReceipt(id: string) {
+		const timer = setTimeout(() => {
+			this.receipts.delete(timer);
+			const row = this.store.messages.update(id, {});
+			const device = row && this.store.devices.byId(row.device_id);
+			if (device && row.status === 'sent') this.store.tx(() => this.setStatus(device, row, 'delivered'));
+		}, this.config.receiptDelayMs);
+		timer.unref();
+		this.receipts.add(timer);
+	}
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { route } from '../http/route';
+import { ownDevice } from '../http/auth';
+import { recipient } from '../http/schema';
+import { deviceView, messageView } from '../gateway/views';
+import { loadMedia } from '../media/load';
+import { parseUser } from './jid';
+
+const name = z.object({ name: z.string() });
+
+/**
+ * `sandbox/v1`: the other side of the simulated network, for tests and for people trying workflows:
+ * complete a pairing, receive messages, read and react as the recipient, type as a contact, and say
+ * which numbers are on the network.
+ */
+export const sandboxRoutes = [
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/devices/{name}/pair',
+		auth: 'user',
+		summary: 'Complete the pairing of a connecting device (scan its QR), optionally with a chosen phone number',
+		params: name,
+		body: z.strictObject({ phone: z.string().regex(/^\d{8,15}$/, { error: 'must be 8 to 15 digits' }).optional() }),
+		handler: ({ services, user, params, body }) =>
+			deviceView(services.pairing.complete(ownDevice(services, user, params.name), body.phone)),
+	}),
+
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/devices/{name}/inbound',
+		auth: 'user',
+		summary: 'Deliver a message from a number on the network to the device',
+		params: name,
+		body: z
+			.strictObject({
+				from: recipient,
+				senderName: z.string().optional(),
+				type: z.enum(['text', 'image', 'video', 'document', 'audio', 'ptt', 'sticker']).default('text'),
+				text: z.string().optional(),
+				file: z.string().optional(),
+				mimetype: z.string().optional(),
+				fileName: z.string().optional(),
+				replyid: z.string().optional(),
+			})
+			.refine((b) => b.type === 'text' || b.file, { error: 'is required for media messages', path: ['file'] })
+			.refine((b) => b.type !== 'text' || b.text, { error: 'is required for text messages', path: ['text'] }),
+		handler: async ({ services, user, params, body }) => {
+			const device = ownDevice(services, user, params.name);
+			const from = parseUser(body.from, 'from');
+			const file = body.file
+				? await loadMedia(body.file, 'file', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, body)
+				: undefined;
+			const row = services.messaging.receive(device, from, {
+				type: body.type,
+				text: body.text,
+				file,
+				quoted: body.replyid,
+				senderName: body.senderName,
+			});
+			return messageView(row, services.baseUrl);
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/devices/{name}/read',
+		auth: 'user',
+		summary: 'The recipient reads (or plays, for audio) messages the device sent',
+		params: name,
+		body: z.strictObject({ id: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]), played: z.boolean().default(false) }),
+		handler: ({ services, user, params, body }) => {
+			const device = ownDevice(services, user, params.name);
+			const ids = Array.isArray(body.id) ? body.id : [body.id];
+			return services.messaging.readByRecipient(device, ids, body.played).map((row) => messageView(row, services.baseUrl));
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/devices/{name}/react',
+		auth: 'user',
+		summary: 'The other side reacts to a message with an emoji (empty text removes the reaction)',
+		params: name,
+		body: z.strictObject({ id: z.string().min(1), text: z.string().max(16) }),
+		handler: ({ services, user, params, body }) =>
+			messageView(services.messaging.reactByRecipient(ownDevice(services, user, params.name), body.id, body.text), services.baseUrl),
+	}),
+
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/devices/{name}/presence',
+		auth: 'user',
+		summary: 'A contact starts or stops typing or recording in its chat with the device',
+		params: name,
+		body: z.strictObject({ from: recipient, presence: z.enum(['composing', 'recording', 'paused', 'available', 'unavailable']) }),
+		handler: ({ services, user, params, body }) => {
+			const device = ownDevice(services, user, params.name);
+			const from = parseUser(body.from, 'from');
+			const data = { chatid: from.jid, sender: from.jid, presence: body.presence };
+			services.events.emit(device, 'presence', data);
+			return data;
+		},
+	}),
+
+	route({
+		method: 'GET',
+		path: '/sandbox/v1/devices/{name}/presence',
+		auth: 'user',
+		summary: 'What typing or recording indicators the device is showing right now',
+		params: name,
+		handler: ({ services, user, params }) => services.presence.of(ownDevice(services, user, params.name)),
+	}),
+
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/numbers',
+		auth: 'user',
+		summary: 'Say whether a number is on the network (absent numbers cannot receive messages), and its name',
+		body: z.strictObject({ number: recipient, onNetwork: z.boolean(), name: z.string().optional() }),
+		handler: ({ services, body }) => {
+			const { phone } = parseUser(body.number, 'number');
+			services.store.numbers.set(phone, body.onNetwork, body.name);
+			return { number: phone, onNetwork: body.onNetwork, name: services.store.numbers.name(phone) ?? null };
+		},
+	}),
+];

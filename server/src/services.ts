@@ -1,0 +1,64 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import { Store } from './store';
+import { Events } from './webhooks/events';
+import { WebhookDelivery } from './webhooks/delivery';
+import { Pairing } from './network/pairing';
+import { Presence } from './network/presence';
+import { Messaging } from './network/messaging';
+import { SendQueue } from './network/send-queue';
+
+/** Everything a route handler may use, built once per server. */
+export class Services {
+	readonly store: Store;
+	readonly events: Events;
+	readonly delivery: WebhookDelivery;
+	readonly pairing: Pairing;
+	readonly presence: Presence;
+	readonly messaging: Messaging;
+	readonly sendQueue: SendQueue;
+	/** Set once the server listens: where clients reach it (file URLs point here). */
+	baseUrl = '';
+	private tokenKey: Buffer;
+
+	constructor(
+		readonly config: Config,
+		readonly log: FastifyBaseLogger,
+	) {
+		const onError = (error: unknown) => log.error({ err: error }, 'background work failed');
+		this.store = Store.open(config.data);
+		this.delivery = new WebhookDelivery(this.store, config, onError);
+		this.events = new Events(this.store, () => this.delivery.worker.wake());
+		this.pairing = new Pairing(this.store, this.events, config);
+		this.presence = new Presence(this.store, this.events, config);
+		this.messaging = new Messaging(this.store, this.events, config, this.presence, () => this.baseUrl);
+		this.sendQueue = new SendQueue(this.store, this.messaging, onError);
+		this.tokenKey = Buffer.from(this.store.meta.getOrCreate('token_key', () => crypto.randomBytes(32).toString('hex')), 'hex');
+	}
+
+	/**
+	 * A device's instance token. It is derived from a server key rather than stored, so the store
+	 * keeps only its digest and the owner can still be shown it by `GET /devices`.
+	 */
+	instanceToken(deviceId: string): string {
+		return crypto.createHmac('sha256', this.tokenKey).update(`instance:${deviceId}`).digest('base64url');
+	}
+
+	start() {
+		this.pairing.start();
+		this.messaging.start();
+		this.sendQueue.worker.wake();
+		this.delivery.worker.wake();
+	}
+
+	/** Finishes in-flight work (queued sends stay queued, undelivered events stay in the outbox) and closes the store. */
+	async stop() {
+		await this.sendQueue.worker.stop();
+		await this.delivery.stop();
+		this.pairing.stop();
+		this.presence.stop();
+		this.messaging.stop();
+		this.store.close();
+	}
+}

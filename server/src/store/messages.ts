@@ -1,0 +1,94 @@
+import type { Db } from './db';
+import type { MessageRow } from './types';
+
+export type NewMessage = Omit<MessageRow, 'mentions' | 'content' | 'forwarded' | 'edited' | 'reaction' | 'was_sent_by_api' | 'send_at' | 'pending' | 'sender_name' | 'quoted' | 'file_id' | 'mimetype' | 'file_name' | 'text' | 'track_source' | 'track_id'> &
+	Partial<MessageRow>;
+
+const COLUMNS = [
+	'id', 'device_id', 'messageid', 'chatid', 'sender', 'sender_name', 'from_me', 'is_group', 'message_type', 'text',
+	'timestamp', 'status', 'quoted', 'mentions', 'forwarded', 'edited', 'reaction', 'file_id', 'mimetype', 'file_name',
+	'content', 'track_source', 'track_id', 'was_sent_by_api', 'send_at', 'pending',
+] as const;
+
+const DEFAULTS: Partial<MessageRow> = {
+	sender_name: null, text: null, quoted: null, mentions: '[]', forwarded: 0, edited: 0, reaction: null, file_id: null,
+	mimetype: null, file_name: null, content: '{}', track_source: null, track_id: null, was_sent_by_api: 0, send_at: null,
+	pending: null,
+};
+
+export interface MessageQuery {
+	id?: string;
+	chatid?: string;
+	track_source?: string;
+	track_id?: string;
+	limit: number;
+	offset: number;
+}
+
+export class MessagesRepo {
+	private insertStmt;
+
+	constructor(private db: Db) {
+		this.insertStmt = db.prepare(
+			`INSERT INTO messages (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+		);
+	}
+
+	insert(message: NewMessage): MessageRow {
+		const row = { ...DEFAULTS, ...message } as MessageRow;
+		this.insertStmt.run(row);
+		return row;
+	}
+
+	byId(deviceId: string, id: string): MessageRow | undefined {
+		return this.db.prepare('SELECT * FROM messages WHERE device_id = ? AND (id = ? OR messageid = ?)').get(deviceId, id, id) as
+			| MessageRow
+			| undefined;
+	}
+
+	/** Every stored copy of a network message (the sender's and, on this server, the recipient's). */
+	copies(messageid: string): MessageRow[] {
+		return this.db.prepare('SELECT * FROM messages WHERE messageid = ?').all(messageid) as MessageRow[];
+	}
+
+	update(id: string, changes: Partial<Omit<MessageRow, 'id'>>): MessageRow {
+		const keys = Object.keys(changes);
+		if (keys.length) {
+			this.db.prepare(`UPDATE messages SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...changes, id });
+		}
+		return this.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as MessageRow;
+	}
+
+	/** Newest first; returns one row more than asked so the caller can tell whether more remain. */
+	find(deviceId: string, q: MessageQuery): { rows: MessageRow[]; total: number } {
+		const where = ['device_id = @deviceId'];
+		if (q.id) where.push('(id = @id OR messageid = @id)');
+		if (q.chatid) where.push('chatid = @chatid');
+		if (q.track_source) where.push('track_source = @track_source');
+		if (q.track_id) where.push('track_id = @track_id');
+		const clause = where.join(' AND ');
+		const args = { ...q, deviceId };
+		const total = (this.db.prepare(`SELECT count(*) AS n FROM messages WHERE ${clause}`).get(args) as { n: number }).n;
+		const rows = this.db
+			.prepare(`SELECT * FROM messages WHERE ${clause} ORDER BY timestamp DESC, rowid DESC LIMIT @limit OFFSET @offset`)
+			.all(args) as MessageRow[];
+		return { rows, total };
+	}
+
+	/** Queued messages whose time has come, oldest first. */
+	due(now: number, limit: number): MessageRow[] {
+		return this.db
+			.prepare("SELECT * FROM messages WHERE status = 'queued' AND send_at <= ? ORDER BY send_at, rowid LIMIT ?")
+			.all(now, limit) as MessageRow[];
+	}
+
+	nextDueAt(): number | undefined {
+		const row = this.db.prepare("SELECT min(send_at) AS at FROM messages WHERE status = 'queued'").get() as { at: number | null };
+		return row.at ?? undefined;
+	}
+
+	/** Outbound messages the network accepted but has not yet confirmed to the sender. */
+	awaitingReceipt(): MessageRow[] {
+		return this.db.prepare("SELECT * FROM messages WHERE from_me = 1 AND status = 'sent'").all() as MessageRow[];
+	}
+}

@@ -1,0 +1,76 @@
+import type { Db } from './db';
+import type { OutboxRow, WebhookRow } from './types';
+import { randomId } from '../security';
+
+export class WebhooksRepo {
+	constructor(private db: Db) {}
+
+	ofDevice(deviceId: string): WebhookRow[] {
+		return this.db.prepare('SELECT * FROM webhooks WHERE device_id = ? ORDER BY created_at, id').all(deviceId) as WebhookRow[];
+	}
+
+	enabledOf(deviceId: string): WebhookRow[] {
+		return this.db.prepare('SELECT * FROM webhooks WHERE device_id = ? AND enabled = 1').all(deviceId) as WebhookRow[];
+	}
+
+	byId(id: string): WebhookRow | undefined {
+		return this.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
+	}
+
+	byUrl(deviceId: string, url: string): WebhookRow | undefined {
+		return this.db.prepare('SELECT * FROM webhooks WHERE device_id = ? AND url = ?').get(deviceId, url) as WebhookRow | undefined;
+	}
+
+	/** Inserts or replaces the subscription of this device for this URL. */
+	upsert(row: Omit<WebhookRow, 'id' | 'created_at'>): WebhookRow {
+		const existing = this.byUrl(row.device_id, row.url);
+		const id = existing?.id ?? `wh_${randomId(8)}`;
+		this.db
+			.prepare(
+				`INSERT INTO webhooks (id, device_id, url, events, exclude_messages, enabled, secret, created_at)
+				 VALUES (@id, @device_id, @url, @events, @exclude_messages, @enabled, @secret, @created_at)
+				 ON CONFLICT(device_id, url) DO UPDATE SET events = excluded.events, exclude_messages = excluded.exclude_messages,
+				 enabled = excluded.enabled, secret = excluded.secret`,
+			)
+			.run({ ...row, id, created_at: Date.now() });
+		return this.byId(id)!;
+	}
+
+	delete(id: string) {
+		this.db.prepare('DELETE FROM webhooks WHERE id = ?').run(id);
+	}
+
+	disable(id: string) {
+		this.db.prepare('UPDATE webhooks SET enabled = 0 WHERE id = ?').run(id);
+	}
+}
+
+export class OutboxRepo {
+	constructor(private db: Db) {}
+
+	add(webhookId: string, eventId: string, body: string, now: number) {
+		this.db
+			.prepare('INSERT INTO outbox (webhook_id, event_id, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)')
+			.run(webhookId, eventId, body, now, now);
+	}
+
+	due(now: number, limit: number): OutboxRow[] {
+		return this.db
+			.prepare("SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
+			.all(now, limit) as OutboxRow[];
+	}
+
+	nextDueAt(): number | undefined {
+		const row = this.db.prepare("SELECT min(next_attempt_at) AS at FROM outbox WHERE state = 'pending'").get() as { at: number | null };
+		return row.at ?? undefined;
+	}
+
+	update(id: number, changes: Partial<Omit<OutboxRow, 'id'>>) {
+		const keys = Object.keys(changes);
+		this.db.prepare(`UPDATE outbox SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...changes, id });
+	}
+
+	ofWebhook(webhookId: string): OutboxRow[] {
+		return this.db.prepare('SELECT * FROM outbox WHERE webhook_id = ? ORDER BY id').all(webhookId) as OutboxRow[];
+	}
+}

@@ -1,0 +1,49 @@
+/**
+ * Runs persisted work when it falls due: `run` handles whatever is due now, then the worker sleeps
+ * until `nextDueAt`. `wake` is called when new work is written. Work lives in the store, never only
+ * in a timer, so a restart picks it up where it stopped.
+ */
+export class DueWorker {
+	private timer?: NodeJS.Timeout;
+	private running?: Promise<void>;
+	private again = false;
+	private stopped = false;
+
+	constructor(
+		private nextDueAt: () => number | undefined,
+		private run: () => void | Promise<void>,
+		private onError: (error: unknown) => void,
+	) {}
+
+	wake() {
+		if (!this.stopped) setImmediate(() => void this.pump());
+	}
+
+	private async pump() {
+		if (this.stopped) return;
+		if (this.running) {
+			this.again = true;
+			return;
+		}
+		clearTimeout(this.timer);
+		this.running = (async () => this.run())().catch(this.onError);
+		await this.running;
+		this.running = undefined;
+		if (this.again) {
+			this.again = false;
+			return this.wake();
+		}
+		const at = this.nextDueAt();
+		if (at !== undefined && !this.stopped) {
+			this.timer = setTimeout(() => void this.pump(), Math.max(0, at - Date.now()));
+			this.timer.unref();
+		}
+	}
+
+	/** Stops scheduling and waits for the run in progress. */
+	async stop() {
+		this.stopped = true;
+		clearTimeout(this.timer);
+		await this.running;
+	}
+}

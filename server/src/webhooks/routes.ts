@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { route } from '../http/route';
+import { ownDevice } from '../http/auth';
+import { badRequest, notFound } from '../http/errors';
+import { webhookView } from '../gateway/views';
+import { EVENT_NAMES, MESSAGE_EXCLUSIONS } from './events';
+import { isValidSecret, newSecret } from './signing';
+
+const name = z.object({ name: z.string() });
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+const body = z
+	.object({
+		action: z.enum(['add', 'update', 'delete']).default('add'),
+		id: z.string().optional(),
+		url: httpUrl.optional(),
+		/** Events to receive; empty or absent means all of them. */
+		events: z.array(z.enum(EVENT_NAMES)).default([]),
+		excludeMessages: z.array(z.enum(MESSAGE_EXCLUSIONS)).default([]),
+		enabled: z.boolean().default(true),
+		secret: z
+			.string()
+			.refine(isValidSecret, { error: 'must be "whsec_" followed by the Base64 of 24 to 64 bytes' })
+			.optional(),
+	})
+	.refine((b) => b.action === 'delete' || b.url, { error: 'is required', path: ['url'] })
+	.refine((b) => b.action !== 'delete' || b.url || b.id, { error: 'or id is required to delete a webhook', path: ['url'] });
+
+/** A device's webhook subscriptions: several per device, upserted by URL, removed by `action: "delete"`. */
+export const webhookRoutes = [
+	route({
+		method: 'GET',
+		path: '/wdm/v1/devices/{name}/webhook',
+		auth: 'user',
+		summary: "List a device's webhook subscriptions (secrets are never shown)",
+		params: name,
+		handler: ({ services, user, params }) =>
+			services.store.webhooks.ofDevice(ownDevice(services, user, params.name).id).map(webhookView),
+	}),
+
+	route({
+		method: 'POST',
+		path: '/wdm/v1/devices/{name}/webhook',
+		auth: 'user',
+		summary: 'Add or update a webhook subscription (by URL), or delete one',
+		params: name,
+		body,
+		handler: ({ services, user, params, body }) => {
+			const device = ownDevice(services, user, params.name);
+			const { webhooks } = services.store;
+			// The URL identifies a subscription; `id` (from GET) may be used instead to delete one.
+			const found = body.url ? webhooks.byUrl(device.id, body.url) : webhooks.byId(body.id!);
+			const existing = found?.device_id === device.id ? found : undefined;
+			if (body.action === 'delete') {
+				if (!existing) throw notFound(`no webhook ${body.url ?? body.id} on device '${device.name}'`);
+				webhooks.delete(existing.id);
+				return { id: existing.id, url: existing.url, deleted: true };
+			}
+			if (body.action === 'update' && !existing) throw badRequest(`url: no webhook with this url on device '${device.name}' to update`);
+			// A secret is generated only for a new subscription; it is shown in this answer and never again.
+			const generated = !body.secret && !existing ? newSecret() : undefined;
+			const row = webhooks.upsert({
+				device_id: device.id,
+				url: body.url!,
+				events: JSON.stringify(body.events),
+				exclude_messages: JSON.stringify(body.excludeMessages),
+				enabled: body.enabled ? 1 : 0,
+				secret: body.secret ?? existing?.secret ?? generated!,
+			});
+			return { ...webhookView(row), ...(generated ? { secret: generated } : {}) };
+		},
+	}),
+];
