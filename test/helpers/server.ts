@@ -1,0 +1,93 @@
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { configSchema, type ConfigInput } from '../../server/src/config';
+import { startApp, type App } from '../../server/src/app';
+
+export const ADMIN_KEY = 'test_admin_key_0123456789';
+
+/** A reference server on a random port, with fast simulator timings unless a test asks otherwise. */
+export async function startServer(overrides: Partial<ConfigInput> = {}): Promise<App> {
+	const config = configSchema.parse({
+		port: 0,
+		data: ':memory:',
+		logLevel: 'silent',
+		adminKey: ADMIN_KEY,
+		pairDelayMs: 20,
+		receiptDelayMs: 20,
+		webhookBackoffMs: 50,
+		webhookMaxBackoffMs: 200,
+		webhookTimeoutMs: 2000,
+		...overrides,
+	});
+	return startApp(config);
+}
+
+/** A fresh data directory for tests that restart the server on the same store. */
+export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-test-'));
+
+export interface Reply<T = any> {
+	status: number;
+	body: T;
+	headers: Headers;
+}
+
+/** Real HTTP against the server: `api.post('/send/text', body, { token })`. */
+export function client(baseUrl: string, prefix = '/wp-json/wdm/v1') {
+	async function call<T = any>(
+		method: string,
+		route: string,
+		body?: unknown,
+		auth: { key?: string; token?: string; headers?: Record<string, string>; raw?: string } = {},
+	): Promise<Reply<T>> {
+		const headers: Record<string, string> = { ...auth.headers };
+		if (auth.key) headers.authorization = `Bearer ${auth.key}`;
+		if (auth.token) headers.token = auth.token;
+		let payload: string | undefined = auth.raw;
+		if (body !== undefined) payload = JSON.stringify(body);
+		if (payload !== undefined) headers['content-type'] ??= 'application/json';
+		const res = await fetch(`${baseUrl}${prefix}${route}`, { method, headers, body: payload });
+		const text = await res.text();
+		let parsed: unknown = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			/* not JSON: keep the text */
+		}
+		return { status: res.status, body: parsed as T, headers: res.headers };
+	}
+	return {
+		get: <T = any>(route: string, auth?: Parameters<typeof call>[3]) => call<T>('GET', route, undefined, auth),
+		post: <T = any>(route: string, body?: unknown, auth?: Parameters<typeof call>[3]) => call<T>('POST', route, body, auth),
+		delete: <T = any>(route: string, auth?: Parameters<typeof call>[3]) => call<T>('DELETE', route, undefined, auth),
+		call,
+	};
+}
+
+/** Polls until `check` returns a truthy value (or throws after `ms`). */
+export async function eventually<T>(check: () => T | Promise<T>, ms = 5000, every = 20): Promise<NonNullable<T>> {
+	const until = Date.now() + ms;
+	let last: unknown;
+	for (;;) {
+		try {
+			const value = await check();
+			if (value) return value as NonNullable<T>;
+		} catch (error) {
+			last = error;
+		}
+		if (Date.now() > until) throw last instanceof Error ? last : new Error('condition not met in time');
+		await new Promise((r) => setTimeout(r, every));
+	}
+}
+
+/** Creates a device and pairs it through the sandbox; returns its name, token and phone. */
+export async function connectedDevice(server: App, name: string, key = ADMIN_KEY, phone?: string) {
+	const api = client(server.url);
+	const sandbox = client(server.url, '/wp-json/sandbox/v1');
+	const created = await api.post('/devices', { name }, { key });
+	if (created.status !== 201) throw new Error(`create device: ${JSON.stringify(created.body)}`);
+	await api.get(`/devices/${name}/qr`, { key });
+	const paired = await sandbox.post(`/devices/${name}/pair`, phone ? { phone } : {}, { key });
+	if (paired.status !== 200) throw new Error(`pair device: ${JSON.stringify(paired.body)}`);
+	return { name, token: created.body.data.token as string, phone: paired.body.data.phone as string, jid: paired.body.data.jid as string };
+}
