@@ -1,0 +1,24 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { gatewayRequestDefaults } from '../shared/gateway';
+import { operationProperties } from '../shared/operations';
+import { create, getMany, getQr, getStatus, logout, remove } from './devices';
+import { getWebhooks, setWebhook } from './webhooks';
+
+export class WdmDevice implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Device',
+		name: 'wdmDevice',
+		icon: { light: 'file:wdmDevice.svg', dark: 'file:wdmDevice.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Create, pair and manage WDM gateway devices and their webhooks',
+		defaults: { name: 'WDM Device' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmUserApi', required: true }],
+		requestDefaults: gatewayRequestDefaults,
+		properties: operationProperties([getMany, create, remove, getQr, getStatus, logout, getWebhooks, setWebhook]),
+	};
+}

@@ -1,0 +1,103 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../shared/operations';
+import { base64ToBinary, unwrapData } from '../shared/gateway';
+
+export const deviceField: INodeProperties = {
+	displayName: 'Device Name',
+	name: 'device',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. shop',
+	description: 'Name of the device (instance)',
+};
+
+/** `/devices/{name}...` for the device named in the node. */
+export const deviceUrl = (suffix = '') => `=/devices/{{encodeURIComponent($parameter.device)}}${suffix}`;
+
+const plain = (method: 'GET' | 'POST' | 'DELETE', url: string) => ({ request: { method, url }, output: { postReceive: [unwrapData] } });
+
+export const getMany: Operation = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many devices',
+	description: 'List your devices, with their instance tokens',
+	routing: plain('GET', '/devices'),
+};
+
+export const create: Operation = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a device',
+	description: 'Create a device; the answer carries its instance token',
+	routing: plain('POST', '/devices'),
+	fields: [
+		{ ...deviceField, routing: { send: { type: 'body', property: 'name' } }, description: 'Name of the new device: letters, digits, "-" or "_"' },
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Profile Name',
+					name: 'profileName',
+					type: 'string',
+					default: '',
+					description: 'Name shown to contacts (default: the device name)',
+					routing: { send: { type: 'body', property: 'profileName' } },
+				},
+			],
+		},
+	],
+};
+
+export const remove: Operation = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a device',
+	description: 'Delete a device with its messages, chats and webhooks',
+	routing: plain('DELETE', deviceUrl()),
+	fields: [deviceField],
+};
+
+export const getQr: Operation = {
+	name: 'Get QR Code',
+	value: 'getQr',
+	action: 'Get the QR code of a device',
+	description: 'Start pairing: get the QR code (also as a PNG image) and the pair code',
+	routing: {
+		request: { method: 'GET', url: deviceUrl('/qr') },
+		output: { postReceive: [unwrapData, base64ToBinary('qrcode', 'binaryPropertyName', (d) => `${d.name}-qr.png`)] },
+	},
+	fields: [
+		deviceField,
+		{
+			displayName: 'Put QR Image in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			required: true,
+			default: 'qr',
+			description: 'Name of the binary property to write the QR code PNG to',
+		},
+	],
+};
+
+export const getStatus: Operation = {
+	name: 'Get Status',
+	value: 'getStatus',
+	action: 'Get the status of a device',
+	description: 'Get the connection status of a device',
+	routing: plain('GET', deviceUrl('/status')),
+	fields: [deviceField],
+};
+
+export const logout: Operation = {
+	name: 'Log Out',
+	value: 'logout',
+	action: 'Log out a device',
+	description: 'Disconnect the messaging account of a device',
+	routing: plain('POST', deviceUrl('/logout')),
+	fields: [deviceField],
+};

@@ -1,0 +1,106 @@
+import type { Operation } from '../shared/operations';
+import { unwrapData } from '../shared/gateway';
+import { deviceField, deviceUrl } from './devices';
+
+const EVENTS = ['connection', 'messages', 'messages_update', 'presence', 'chats', 'contacts', 'groups', 'labels', 'chat_labels'];
+
+export const webhookEventOptions = EVENTS.map((value) => ({ name: value, value }));
+
+export const excludeMessagesOptions = [
+	{ name: 'Sent by API', value: 'wasSentByApi' },
+	{ name: 'Not Sent by API', value: 'wasNotSentByApi' },
+	{ name: 'From Me', value: 'fromMeYes' },
+	{ name: 'Not From Me', value: 'fromMeNo' },
+	{ name: 'In Groups', value: 'isGroupYes' },
+	{ name: 'Not in Groups', value: 'isGroupNo' },
+];
+
+export const getWebhooks: Operation = {
+	name: 'Get Webhooks',
+	value: 'getWebhooks',
+	action: 'Get the webhooks of a device',
+	description: "List a device's webhook subscriptions",
+	routing: { request: { method: 'GET', url: deviceUrl('/webhook') }, output: { postReceive: [unwrapData] } },
+	fields: [deviceField],
+};
+
+export const setWebhook: Operation = {
+	name: 'Set Webhook',
+	value: 'setWebhook',
+	action: 'Set a webhook of a device',
+	description: 'Add, update or delete a webhook subscription (identified by its URL)',
+	routing: { request: { method: 'POST', url: deviceUrl('/webhook') }, output: { postReceive: [unwrapData] } },
+	fields: [
+		deviceField,
+		{
+			displayName: 'Mode',
+			name: 'mode',
+			type: 'options',
+			default: 'add',
+			options: [
+				{ name: 'Add or Update', value: 'add' },
+				{ name: 'Update Only (Fail if Missing)', value: 'update' },
+				{ name: 'Delete', value: 'delete' },
+			],
+			routing: { send: { type: 'body', property: 'action' } },
+		},
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. https://n8n.example.com/webhook/abc',
+			description: 'Where events are POSTed',
+			routing: { send: { type: 'body', property: 'url' } },
+		},
+		{
+			displayName: 'Events',
+			name: 'events',
+			type: 'multiOptions',
+			default: [],
+			options: webhookEventOptions,
+			description: 'Events to receive; none selected means all',
+			displayOptions: { hide: { mode: ['delete'] } },
+			routing: { send: { type: 'body', property: 'events' } },
+		},
+		{
+			displayName: 'Exclude Messages',
+			name: 'excludeMessages',
+			type: 'multiOptions',
+			default: [],
+			options: excludeMessagesOptions,
+			description: 'Messages events not to receive, e.g. those your own workflow sent',
+			displayOptions: { hide: { mode: ['delete'] } },
+			routing: { send: { type: 'body', property: 'excludeMessages' } },
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			displayOptions: { hide: { mode: ['delete'] } },
+			options: [
+				{
+					displayName: 'Enabled',
+					name: 'enabled',
+					type: 'boolean',
+					default: true,
+					description: 'Whether events are delivered to this URL',
+					routing: { send: { type: 'body', property: 'enabled' } },
+				},
+				{
+					displayName: 'Secret',
+					name: 'secret',
+					type: 'string',
+					typeOptions: { password: true },
+					default: '',
+					placeholder: 'whsec_…',
+					description: 'Standard Webhooks signing secret; a new subscription without one gets a generated secret, shown once',
+					routing: { send: { type: 'body', property: 'secret' } },
+				},
+			],
+		},
+	],
+};

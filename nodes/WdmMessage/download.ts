@@ -1,0 +1,91 @@
+import type { Operation } from '../shared/operations';
+import { base64ToBinary, unwrapData } from '../shared/gateway';
+
+export const download: Operation = {
+	name: 'Download Media',
+	value: 'download',
+	action: 'Download the media of a message',
+	description: "Download a message's media as binary data",
+	routing: {
+		request: { method: 'POST', url: '/message/download', body: { return_base64: true } },
+		output: {
+			postReceive: [
+				unwrapData,
+				base64ToBinary(
+					'base64Data',
+					'binaryPropertyName',
+					(data) => String(data.fileName ?? 'file'),
+					(data) => String(data.mimetype),
+				),
+			],
+		},
+	},
+	fields: [
+		{
+			displayName: 'Message ID',
+			name: 'id',
+			type: 'string',
+			required: true,
+			default: '',
+			routing: { send: { type: 'body', property: 'id' } },
+		},
+		{
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			required: true,
+			default: 'data',
+			description: 'Name of the binary property to write the file to',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Convert to MP3',
+					name: 'generate_mp3',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to convert audio to MP3 (needs a converter on the gateway)',
+					routing: { send: { type: 'body', property: 'generate_mp3' } },
+				},
+				{
+					displayName: 'Download Quoted Media',
+					name: 'download_quoted',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to download the media of the status this message quotes instead',
+					routing: { send: { type: 'body', property: 'download_quoted' } },
+				},
+				{
+					displayName: 'Include Public Link',
+					name: 'return_link',
+					type: 'boolean',
+					default: true,
+					description: 'Whether to include the public URL of the file (fileURL)',
+					routing: { send: { type: 'body', property: 'return_link' } },
+				},
+				{
+					displayName: 'Transcribe',
+					name: 'transcribe',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to transcribe audio (needs a transcription vendor)',
+					routing: { send: { type: 'body', property: 'transcribe' } },
+				},
+				{
+					displayName: 'Vendor API Key',
+					name: 'vendor_apikey',
+					type: 'string',
+					typeOptions: { password: true },
+					default: '',
+					description: 'API key of the transcription vendor',
+					routing: { send: { type: 'body', property: 'vendor_apikey' } },
+				},
+			],
+		},
+	],
+};

@@ -1,0 +1,131 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { pairsToObject } from '../shared/gateway';
+
+/** Fields that many message operations share. */
+
+export const numberField: INodeProperties = {
+	displayName: 'Number',
+	name: 'number',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 5511999990001',
+	description: 'Recipient: international number (country code first), a user JID (…@s.whatsapp.net) or a group JID (…@g.us)',
+	routing: { send: { type: 'body', property: 'number' } },
+};
+
+const body = (property: string) => ({ send: { type: 'body' as const, property } });
+
+/** The spec's common send fields, as Options entries; each send operation picks those its route lists. */
+const COMMON: Record<string, INodeProperties> = {
+	replyid: {
+		displayName: 'Reply To Message ID',
+		name: 'replyid',
+		type: 'string',
+		default: '',
+		description: 'ID of the message this one replies to (it is shown quoted)',
+		routing: body('replyid'),
+	},
+	mentions: {
+		displayName: 'Mentions',
+		name: 'mentions',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 5511999990001,5511999990002',
+		description: 'Numbers to mention, separated by commas',
+		routing: body('mentions'),
+	},
+	delay: {
+		displayName: 'Delay (Ms)',
+		name: 'delay',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 300000 },
+		default: 0,
+		description: 'Wait this long before sending, showing "typing…" (or "recording…" for voice notes) meanwhile',
+		routing: body('delay'),
+	},
+	readchat: {
+		displayName: 'Mark Chat Read',
+		name: 'readchat',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to mark the conversation as read',
+		routing: body('readchat'),
+	},
+	readmessages: {
+		displayName: 'Mark Messages Read',
+		name: 'readmessages',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to mark the latest received messages of the chat as read',
+		routing: body('readmessages'),
+	},
+	forward: {
+		displayName: 'Mark as Forwarded',
+		name: 'forward',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to show the message as forwarded',
+		routing: body('forward'),
+	},
+	track_source: {
+		displayName: 'Track Source',
+		name: 'track_source',
+		type: 'string',
+		default: '',
+		description: 'Where this message comes from (e.g. "crm"), to find it later with Find',
+		routing: body('track_source'),
+	},
+	track_id: {
+		displayName: 'Track ID',
+		name: 'track_id',
+		type: 'string',
+		default: '',
+		description: 'Your ID for this message (duplicates are allowed), to find it later with Find',
+		routing: body('track_id'),
+	},
+	async: {
+		displayName: 'Send Asynchronously',
+		name: 'async',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to queue the message and return at once (status "queued") instead of waiting until it is sent',
+		routing: body('async'),
+	},
+	placeholders: {
+		displayName: 'Placeholders',
+		name: 'placeholders',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Placeholder',
+		description: 'Values for {{name}} markers in the text',
+		options: [
+			{
+				displayName: 'Placeholder',
+				name: 'values',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'Marker name, without braces' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+		routing: { send: { preSend: [pairsToObject('options.placeholders', 'placeholders')] } },
+	},
+};
+
+export type CommonField = keyof typeof COMMON;
+
+export const ALL_COMMON: CommonField[] = Object.keys(COMMON);
+
+/** The Options collection of a send operation: its own optional fields, then the common ones it takes. */
+export function sendOptions(own: INodeProperties[], common: CommonField[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...own, ...common.map((name) => COMMON[name])].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}

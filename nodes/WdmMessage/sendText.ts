@@ -1,0 +1,66 @@
+import type { Operation } from '../shared/operations';
+import { unwrapData } from '../shared/gateway';
+import { ALL_COMMON, numberField, sendOptions } from './fields';
+
+export const sendText: Operation = {
+	name: 'Send Text',
+	value: 'sendText',
+	action: 'Send a text message',
+	description: 'Send a text message, with an optional link preview',
+	routing: { request: { method: 'POST', url: '/send/text' }, output: { postReceive: [unwrapData] } },
+	fields: [
+		numberField,
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			required: true,
+			default: '',
+			description: 'Message text; {{name}} markers take the values of Placeholders',
+			routing: { send: { type: 'body', property: 'text' } },
+		},
+		sendOptions(
+			[
+				{
+					displayName: 'Link Preview',
+					name: 'linkPreview',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to show a preview of the first link in the text',
+					routing: { send: { type: 'body', property: 'linkPreview' } },
+				},
+				{
+					displayName: 'Link Preview Title',
+					name: 'linkPreviewTitle',
+					type: 'string',
+					default: '',
+					routing: { send: { type: 'body', property: 'linkPreviewTitle' } },
+				},
+				{
+					displayName: 'Link Preview Description',
+					name: 'linkPreviewDescription',
+					type: 'string',
+					default: '',
+					routing: { send: { type: 'body', property: 'linkPreviewDescription' } },
+				},
+				{
+					displayName: 'Link Preview Image URL',
+					name: 'linkPreviewImage',
+					type: 'string',
+					default: '',
+					routing: { send: { type: 'body', property: 'linkPreviewImage' } },
+				},
+				{
+					displayName: 'Large Link Preview',
+					name: 'linkPreviewLarge',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to show the preview with a large image',
+					routing: { send: { type: 'body', property: 'linkPreviewLarge' } },
+				},
+			],
+			ALL_COMMON,
+		),
+	],
+};
