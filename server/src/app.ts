@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
-import { installErrorHandling, registerRoutes, rewriteRestRoute } from './http/dispatch';
+import { frameworkErrors, installErrorHandling, registerRoutes, rewriteRestRoute } from './http/dispatch';
 import { serveFiles } from './media/serve';
 import { ensureAdmin } from './bootstrap';
 import { routes } from './routes';
@@ -23,6 +23,7 @@ export function buildApp(config: Config): { app: FastifyInstance; services: Serv
 		bodyLimit: config.bodyLimit,
 		routerOptions: { ignoreTrailingSlash: true },
 		rewriteUrl: (req) => rewriteRestRoute(req.url ?? '/'),
+		frameworkErrors: frameworkErrors(config.bodyLimit),
 	});
 	const services = new Services(config, app.log);
 	installErrorHandling(app, config.bodyLimit);
@@ -30,6 +31,17 @@ export function buildApp(config: Config): { app: FastifyInstance; services: Serv
 	serveFiles(app, services);
 	// In-flight requests finish first (Fastify closes the listener), then background work is persisted.
 	app.addHook('onClose', async () => services.stop());
+	// Their answers close their connections: an idle keep-alive socket would hold the shutdown open
+	// until the keep-alive timeout (72 s).
+	let closing = false;
+	app.addHook('preClose', (done) => {
+		closing = true;
+		done();
+	});
+	app.addHook('onSend', (request, reply, payload, done) => {
+		if (closing) reply.header('connection', 'close');
+		done(null, payload);
+	});
 	return { app, services };
 }
 

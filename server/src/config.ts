@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtInIssues, validationMessage } from './http/errors';
 
 /**
  * Every setting of the server, with its default. Each one can be given as a flag (`--pair-delay-ms 500`)
@@ -48,11 +49,10 @@ export function loadConfig(flags: Record<string, string | undefined>, env: NodeJ
 		const value = flags[kebab(key)] ?? env[envName(key)];
 		if (value !== undefined) input[key] = value;
 	}
-	const result = configSchema.safeParse(input);
+	const result = configSchema.safeParse(input, builtInIssues);
 	if (!result.success) {
-		const issue = result.error.issues[0];
-		const key = String(issue.path[0]);
-		throw new Error(`--${kebab(key)} (${envName(key)}): ${issue.message}`);
+		// Same wording as the API's validation messages: `--port (WDM_PORT) must be a number (got string "x")`.
+		throw new Error(validationMessage(result.error, input, 'settings', ([key]) => `--${kebab(String(key))} (${envName(String(key))})`));
 	}
 	return result.data;
 }

@@ -51,6 +51,7 @@ export const deviceRoutes = [
 		handler: ({ services, user, params }) => {
 			const device = ownDevice(services, user, params.name);
 			services.pairing.cancel(device.id);
+			services.presence.cancelAll(device);
 			services.store.devices.delete(device.id);
 			return { name: device.name, deleted: true };
 		},
@@ -90,7 +91,11 @@ export const deviceRoutes = [
 		auth: 'user',
 		summary: 'Disconnect the messaging account of a device',
 		params: name,
-		handler: ({ services, user, params }) =>
-			deviceView(services.pairing.disconnect(ownDevice(services, user, params.name), 'logout')),
+		handler: ({ services, user, params }) => {
+			const device = ownDevice(services, user, params.name);
+			// A logged-out account shows no typing or recording any more.
+			services.presence.cancelAll(device);
+			return deviceView(services.pairing.disconnect(device, 'logout'));
+		},
 	}),
 ];

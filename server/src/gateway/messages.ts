@@ -92,13 +92,9 @@ export const messageRoutes = [
 		handler: ({ services, device, body }) => {
 			const to = parseAddress(body.number, 'number');
 			services.messaging.check(device, to);
-			const duration = body.delay ?? 300000;
-			services.presence.set(device, to.jid, body.presence, duration);
-			return {
-				number: to.jid,
-				presence: body.presence,
-				until: body.presence === 'paused' ? null : Date.now() + duration,
-			};
+			// The answer shows the same deadline the presence runs to.
+			const until = services.presence.set(device, to.jid, body.presence, body.delay ?? 300000);
+			return { number: to.jid, presence: body.presence, until };
 		},
 	}),
 ];

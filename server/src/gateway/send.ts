@@ -41,7 +41,9 @@ export const sendRoutes = [
 		handler: (ctx) => {
 			const { body } = ctx;
 			const text = fillPlaceholders(body.text, body.placeholders)!;
-			const url = text.match(URL_IN_TEXT)?.[0];
+			const link = text.match(URL_IN_TEXT)?.[0];
+			// A link that does not parse (`https://[x`) gets no preview rather than a crash.
+			const url = link && URL.canParse(link) ? link : undefined;
 			const custom = body.linkPreviewTitle ?? body.linkPreviewDescription ?? body.linkPreviewImage;
 			// An automatic preview needs a link in the text; custom fields make one for the first link too.
 			const linkPreview =
@@ -80,13 +82,15 @@ export const sendRoutes = [
 			const { body, services } = ctx;
 			// Refuse before downloading anything when the message could not go out anyway.
 			services.messaging.check(ctx.device, parseAddress(body.number, 'number'));
+			services.messaging.quotedOf(ctx.device, body.replyid);
 			const media = await loadMedia(body.file, 'file', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, {
 				mimetype: body.mimetype,
 				fileName: body.docName,
 			});
 			const family = MEDIA_FAMILY[body.type];
 			if (family && !media.mimetype.startsWith(family)) {
-				throw badRequest(`file: a ${body.type} message needs a ${family}* file (got ${media.mimetype})`);
+				const an = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+				throw badRequest(`file: ${an(body.type)} message needs ${an(family)}* file (got ${media.mimetype})`);
 			}
 			return sendMessage(ctx, body.number, body, {
 				type: body.type,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http/route';
 import type { Draft } from '../network/messaging';
+import { networkFailure } from '../http/errors';
 import { parseAddress } from '../network/jid';
 import { messageView } from './views';
 
@@ -68,10 +69,17 @@ export async function sendMessage(
 	}
 	if (delay > 0) {
 		services.messaging.check(ctx.device, draft.to);
+		// Refuse a bad replyid now, not after showing typing for the whole delay.
+		services.messaging.quotedOf(ctx.device, draft.quoted);
 		services.presence.set(ctx.device, draft.to.jid, presence, delay);
 		await sleep(delay);
 	}
-	// The device may have been logged out while the request waited.
-	const device = services.store.devices.byId(ctx.device.id) ?? ctx.device;
-	return messageView(services.messaging.send(device, draft), services.baseUrl);
+	// The device may have been logged out, or deleted, while the request waited. It is read again in the
+	// sending transaction: a read on its own would open (and pay for) a database transaction of its own.
+	const sent = services.store.tx(() => {
+		const device = services.store.devices.byId(ctx.device.id);
+		if (!device) throw networkFailure(`device '${ctx.device.name}' was deleted before the message went out`);
+		return services.messaging.send(device, draft);
+	});
+	return messageView(sent, services.baseUrl);
 }

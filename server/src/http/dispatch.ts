@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { Services } from '../services';
 import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
-import { ApiError, badRequest, validationMessage } from './errors';
+import { ApiError, badRequest, builtInIssues, validationMessage } from './errors';
 import { authenticate } from './auth';
 
 /** Every REST route is served under this prefix; `index.php?rest_route=` is rewritten onto it. */
@@ -28,7 +28,9 @@ export function rewriteRestRoute(url: string): string {
 	if (route === null) return url;
 	params.delete('rest_route');
 	const rest = params.toString();
-	return `${REST_PREFIX}${route.startsWith('/') ? route : `/${route}`}${rest ? `?${rest}` : ''}`;
+	// The parameter arrives decoded: encode it again so that `%`, `?` or `#` in it stay part of the path.
+	const encoded = encodeURI(route.startsWith('/') ? route : `/${route}`).replace(/[?#]/g, encodeURIComponent);
+	return `${REST_PREFIX}${encoded}${rest ? `?${rest}` : ''}`;
 }
 
 /** `/wdm/v1/devices/{name}` -> `/wp-json/wdm/v1/devices/:name` */
@@ -37,7 +39,7 @@ export const fastifyPath = (path: string) => REST_PREFIX + path.replace(/\{(\w+)
 function parse(schema: ZodType | undefined, input: unknown, where: string): unknown {
 	if (!schema) return input;
 	const value = input ?? {};
-	const result = schema.safeParse(value);
+	const result = schema.safeParse(value, builtInIssues);
 	if (!result.success) throw badRequest(validationMessage(result.error, value, where));
 	return result.data;
 }
@@ -69,7 +71,7 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 	}
 }
 
-function fromFastify(error: FastifyError, bodyLimit: number): ApiError {
+function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError {
 	switch (error.code) {
 		case 'FST_ERR_CTP_INVALID_JSON_BODY':
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -77,7 +79,7 @@ function fromFastify(error: FastifyError, bodyLimit: number): ApiError {
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
 			return new ApiError(413, `body is larger than the limit of ${bodyLimit} bytes`, 'rest_body_too_large');
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-			return new ApiError(415, `Content-Type ${error.message.split(': ')[1] ?? ''} is not supported; send application/json`, 'rest_invalid_media_type');
+			return new ApiError(415, `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json`, 'rest_invalid_media_type');
 	}
 	if (error instanceof SyntaxError) return new ApiError(400, `body is not valid JSON: ${error.message}`, 'rest_invalid_json');
 	const status = error.statusCode ?? 500;
@@ -90,18 +92,34 @@ function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
 	return reply.send({ code: error.code, message: error.message, data: { status: error.status, ...error.data } });
 }
 
+/** For Fastify's `frameworkErrors` option: a URL the router cannot read (`/devices/%`) gets the envelope too. */
+export const frameworkErrors = (bodyLimit: number) => (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+	send(request, reply, fromFastify(error, request, bodyLimit));
+
 /** Errors become the envelope of the namespace asked for; nothing a client sends escapes as a crash. */
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
+	// Bodies are JSON only: text/plain would otherwise reach the routes as a string.
+	app.removeContentTypeParser('text/plain');
+
 	// An empty body is "no fields", so that a POST without a body still gets field-level messages.
 	const json = app.getDefaultJsonParser('error', 'error');
 	app.removeContentTypeParser('application/json');
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
 		if ((body as string).trim() === '') return done(null, undefined);
-		json(request, body as string, done);
+		json(request, body as string, (error, value) => {
+			if (!error) return done(null, value);
+			// Fastify's parser drops the reason: say where the JSON breaks, or that it is refused on purpose.
+			try {
+				JSON.parse(body as string);
+			} catch (syntax) {
+				return done(new ApiError(400, `body is not valid JSON: ${(syntax as Error).message}`, 'rest_invalid_json'));
+			}
+			done(new ApiError(400, 'body must not contain "__proto__" or "constructor.prototype" keys', 'rest_invalid_json'));
+		});
 	});
 
 	app.setErrorHandler((error: FastifyError, request, reply) => {
-		const apiError = error instanceof ApiError ? error : fromFastify(error, bodyLimit);
+		const apiError = error instanceof ApiError ? error : fromFastify(error, request, bodyLimit);
 		if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
 		return send(request, reply, apiError);
 	});

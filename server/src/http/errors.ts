@@ -24,13 +24,22 @@ export const conflict = (message: string, code = 'rest_conflict') => new ApiErro
 /** A failure reported by the (simulated) messaging network: the spec's 500. */
 export const networkFailure = (message: string) => new ApiError(500, message, 'wdm_network_error');
 
+/**
+ * Per-parse error map for `safeParse`: zod's built-in checks get this marker instead of its own
+ * sentence, so that `validationMessage` can tell them from the `error` text a schema gives (kept as is).
+ */
+const BUILT_IN = '\0built-in';
+export const builtInIssues = { error: () => BUILT_IN };
+
 function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'number' && !Number.isFinite(value)) return `number ${value}`; // 1e400 parses as Infinity
 	return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
+/** The sentence of a built-in check (a schema's own `error` text never gets here). */
 function rule(issue: ZodError['issues'][number], input: unknown): string {
 	switch (issue.code) {
 		case 'invalid_type':
@@ -46,11 +55,12 @@ function rule(issue: ZodError['issues'][number], input: unknown): string {
 		case 'invalid_value':
 			return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
 		case 'invalid_format':
-			return `must be a valid ${issue.format}`;
+			// Patterns usually come with the schema's own sentence, which wins (see validationMessage).
+			return issue.format === 'regex' ? `must match the pattern ${issue.pattern}` : `must be a valid ${issue.format}`;
 		case 'unrecognized_keys':
 			return `has unknown field(s): ${issue.keys.join(', ')}`;
 		default:
-			return issue.message;
+			return 'is invalid';
 	}
 }
 
@@ -73,13 +83,18 @@ export function fieldName(path: PropertyKey[], fallback: string): string {
 		.join('');
 }
 
-/** One sentence per problem, each naming the field and the rule it broke. */
-export function validationMessage(error: ZodError, input: unknown, where: string): string {
+/** One sentence per problem, each naming the field (as `label` writes it) and the rule it broke. */
+export function validationMessage(
+	error: ZodError,
+	input: unknown,
+	where: string,
+	label: (path: PropertyKey[]) => string = (path) => fieldName(path, where),
+): string {
 	return error.issues
 		.map((issue) => {
-			// Refinements carry their own sentence; built-in checks get one from their rule.
-			const text = issue.code === 'custom' ? issue.message : rule(issue, valueAt(input, issue.path));
-			return `${fieldName(issue.path, where)} ${text}`;
+			// A schema's own `error` text (refinements, regexes, ...) wins; built-in checks get one from their rule.
+			const text = issue.message !== BUILT_IN ? issue.message : rule(issue, valueAt(input, issue.path));
+			return `${label(issue.path)} ${text}`;
 		})
 		.join('; ');
 }

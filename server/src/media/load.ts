@@ -22,22 +22,34 @@ export function detectMime(data: Buffer, fileName?: string): string {
 	return sniffed || (fileName && mime.lookup(fileName)) || 'application/octet-stream';
 }
 
+/** The last path segment, decoded when it can be (`bad%zz.png` is kept as written, not an error). */
+function fileNameOf(url: string): string {
+	const last = new URL(url).pathname.split('/').pop() || 'file';
+	try {
+		return decodeURIComponent(last);
+	} catch {
+		return last;
+	}
+}
+
 async function download(url: string, field: string, limits: MediaLimits): Promise<{ data: Buffer; type?: string; name: string }> {
 	try {
 		const res = await axios.get<ArrayBuffer>(url, {
 			responseType: 'arraybuffer',
 			timeout: limits.timeoutMs,
+			// `timeout` only limits idle time; a server that keeps trickling bytes must be cut off too.
+			signal: AbortSignal.timeout(limits.timeoutMs),
 			maxContentLength: limits.maxBytes,
 			maxRedirects: 5,
 		});
 		const type = String(res.headers['content-type'] ?? '').split(';')[0].trim();
-		const name = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file');
+		const name = fileNameOf(url);
 		return { data: Buffer.from(res.data), type: type && type !== 'application/octet-stream' ? type : undefined, name };
 	} catch (error) {
 		const e = error as { response?: { status: number }; code?: string; message: string };
 		const why = e.response
 			? `it answered HTTP ${e.response.status}`
-			: e.code === 'ECONNABORTED'
+			: e.code === 'ECONNABORTED' || e.code === 'ERR_CANCELED'
 				? `it took longer than ${limits.timeoutMs} ms`
 				: e.message.includes('maxContentLength')
 					? `it is larger than ${limits.maxBytes} bytes`

@@ -40,7 +40,14 @@ const newMessageId = () => `3EB0${crypto.randomBytes(9).toString('hex').toUpperC
  * and the other side's actions the sandbox plays (inbound messages, reads, reactions).
  */
 export class Messaging {
-	private receipts = new Set<NodeJS.Timeout>();
+	/**
+	 * Receipts still to come, in the order they fall due (the delay is the same for all). One timer
+	 * serves the queue: it fires a tenth of the delay after the first receipt is due and confirms, in one
+	 * transaction, every receipt due by then. A receipt thus arrives `receiptDelayMs` to 1.1 x that after
+	 * the send, never earlier, and under load many messages share one timer and one commit.
+	 */
+	private receipts: { id: string; at: number }[] = [];
+	private receiptTimer?: NodeJS.Timeout;
 
 	constructor(
 		private store: Store,
@@ -56,8 +63,9 @@ export class Messaging {
 	}
 
 	stop() {
-		for (const timer of this.receipts) clearTimeout(timer);
-		this.receipts.clear();
+		clearTimeout(this.receiptTimer);
+		this.receiptTimer = undefined;
+		this.receipts = [];
 	}
 
 	/** Throws the network's refusal when this device cannot send to this address now. */
@@ -71,10 +79,21 @@ export class Messaging {
 		}
 	}
 
+	/** The message a draft replies to; a `replyid` not stored on this device is the client's mistake (400). */
+	quotedOf(device: DeviceRow, id: string | null | undefined): MessageRow | undefined {
+		if (!id) return undefined;
+		const row = this.store.messages.byId(device.id, id);
+		if (!row) throw badRequest(`replyid: no message with id "${id}" on this device`);
+		return row;
+	}
+
 	/** Sends now: stored as `sent`, delivered to the other side, confirmed by a receipt shortly after. */
 	send(device: DeviceRow, draft: Draft): MessageRow {
-		this.check(device, draft.to);
-		return this.store.tx(() => this.transmit(device, this.store.messages.insert(this.build(device, draft, 'sent')), draft));
+		// The check reads inside the transaction: one database transaction per send instead of three.
+		return this.store.tx(() => {
+			this.check(device, draft.to);
+			return this.transmit(device, this.store.messages.insert(this.build(device, draft, 'sent')), draft);
+		});
 	}
 
 	/** Accepts a message for the send queue; `SendQueue` hands it to `dispatch` at `sendAt`. */
@@ -113,8 +132,7 @@ export class Messaging {
 	/** The sender's copy of a draft; stores its media. Runs inside the caller's transaction. */
 	private build(device: DeviceRow, draft: Draft, status: MessageRow['status']): MessageRow {
 		const messageid = newMessageId();
-		const quoted = draft.quoted ? this.store.messages.byId(device.id, draft.quoted) : undefined;
-		if (draft.quoted && !quoted) throw badRequest(`replyid: no message with id "${draft.quoted}" on this device`);
+		const quoted = this.quotedOf(device, draft.quoted);
 		const file = draft.file && this.store.files.insert({ mimetype: draft.file.mimetype, file_name: draft.file.fileName, data: draft.file.data });
 		return {
 			id: `${device.phone}:${messageid}`,
@@ -234,6 +252,8 @@ export class Messaging {
 					throw badRequest(`id: message "${id}" is ${row.status} and cannot be read`);
 				}
 				const status = played && AUDIO_TYPES.has(row.message_type) ? 'played' : 'read';
+				// Receipts only move forward: reading a played voice note again leaves it played.
+				if (row.status === status || row.status === 'played') return row;
 				return this.setStatus(device, row, status);
 			}),
 		);
@@ -245,7 +265,8 @@ export class Messaging {
 			if (row.from_me || row.status !== 'delivered') continue;
 			this.setStatus(device, row, 'read');
 			for (const copy of this.store.messages.copies(row.messageid)) {
-				const owner = copy.from_me && this.store.devices.byId(copy.device_id);
+				// Only forward: a voice note the sandbox already marked played stays played.
+				const owner = copy.from_me && (copy.status === 'sent' || copy.status === 'delivered') && this.store.devices.byId(copy.device_id);
 				if (owner) this.setStatus(owner, copy, 'read');
 			}
 		}
@@ -274,13 +295,36 @@ export class Messaging {
 	}
 
 	private scheduleReceipt(id: string) {
-		const timer = setTimeout(() => {
-			this.receipts.delete(timer);
-			const row = this.store.messages.update(id, {});
-			const device = row && this.store.devices.byId(row.device_id);
-			if (device && row.status === 'sent') this.store.tx(() => this.setStatus(device, row, 'delivered'));
-		}, this.config.receiptDelayMs);
-		timer.unref();
-		this.receipts.add(timer);
+		this.receipts.push({ id, at: Date.now() + this.config.receiptDelayMs });
+		if (!this.receiptTimer) this.armReceipts();
+	}
+
+	private armReceipts() {
+		if (!this.receipts.length) return;
+		const wait = this.receipts[0].at + Math.floor(this.config.receiptDelayMs / 10) - Date.now();
+		this.receiptTimer = setTimeout(() => this.confirmDueReceipts(), Math.max(0, wait));
+		this.receiptTimer.unref();
+	}
+
+	/** The network confirms delivery of every message whose receipt is due: `sent` becomes `delivered`. */
+	private confirmDueReceipts() {
+		this.receiptTimer = undefined;
+		const now = Date.now();
+		let count = 0;
+		while (count < this.receipts.length && this.receipts[count].at <= now) count++;
+		const due = this.receipts.splice(0, count);
+		if (due.length) {
+			this.store.tx(() => {
+				const devices = new Map<string, DeviceRow | undefined>();
+				for (const { id } of due) {
+					const row = this.store.messages.update(id, {});
+					if (!row || row.status !== 'sent') continue;
+					if (!devices.has(row.device_id)) devices.set(row.device_id, this.store.devices.byId(row.device_id));
+					const device = devices.get(row.device_id);
+					if (device) this.setStatus(device, row, 'delivered');
+				}
+			});
+		}
+		this.armReceipts();
 	}
 }

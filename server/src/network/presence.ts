@@ -30,9 +30,10 @@ export class Presence {
 		private config: Config,
 	) {}
 
-	set(device: DeviceRow, chatid: string, presence: PresenceKind, durationMs: number) {
+	/** Starts (or replaces) the indicator; returns when it ends, or null for `paused`. */
+	set(device: DeviceRow, chatid: string, presence: PresenceKind, durationMs: number): number | null {
 		this.cancel(device, chatid);
-		if (presence === 'paused') return;
+		if (presence === 'paused') return null;
 		const key = `${device.id}|${chatid}`;
 		const state: Active = {
 			chatid,
@@ -46,6 +47,7 @@ export class Presence {
 		state.interval.unref();
 		this.active.set(key, state);
 		this.announce(device, state);
+		return state.until;
 	}
 
 	/** Ends the indicator in a chat, telling the other side it paused. */
@@ -64,6 +66,11 @@ export class Presence {
 		return [...this.active.entries()]
 			.filter(([key]) => key.startsWith(`${device.id}|`))
 			.map(([, s]) => ({ chatid: s.chatid, presence: s.presence, until: s.until, sent: s.sent }));
+	}
+
+	/** Ends every indicator of a device: it logged out or was deleted. */
+	cancelAll(device: DeviceRow) {
+		for (const { chatid } of this.of(device)) this.cancel(device, chatid);
 	}
 
 	stop() {

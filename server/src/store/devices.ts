@@ -54,8 +54,17 @@ export class DevicesRepo {
 		return this.byId(id)!;
 	}
 
+	/** Deletes the device; its messages, chats and webhooks go by cascade, its media files here. */
 	delete(id: string) {
-		this.db.prepare('DELETE FROM devices WHERE id = ?').run(id);
+		this.db.transaction(() => {
+			const files = this.db
+				.prepare('SELECT DISTINCT file_id AS id FROM messages WHERE device_id = ? AND file_id IS NOT NULL')
+				.all(id) as { id: string }[];
+			this.db.prepare('DELETE FROM devices WHERE id = ?').run(id);
+			// A file that the copy of a message on another device of this server points to stays.
+			const drop = this.db.prepare('DELETE FROM files WHERE id = ? AND NOT EXISTS (SELECT 1 FROM messages WHERE file_id = ?)');
+			for (const file of files) drop.run(file.id, file.id);
+		})();
 	}
 
 	phoneTaken(phone: string): boolean {

@@ -19,8 +19,11 @@ export class Store {
 	readonly numbers: NumbersRepo;
 	readonly webhooks: WebhooksRepo;
 	readonly outbox: OutboxRepo;
+	/** One transaction wrapper for every `tx`: better-sqlite3 builds a new one (with its variants) per `transaction()` call. */
+	private readonly inTx: <T>(fn: () => T) => T;
 
 	constructor(readonly db: Db) {
+		this.inTx = db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
 		this.meta = new MetaRepo(db);
 		this.users = new UsersRepo(db);
 		this.devices = new DevicesRepo(db);
@@ -38,7 +41,7 @@ export class Store {
 
 	/** Runs `fn` in one transaction: everything it writes lands, or nothing does. */
 	tx<T>(fn: () => T): T {
-		return this.db.transaction(fn)();
+		return this.inTx(fn);
 	}
 
 	close() {

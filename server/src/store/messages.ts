@@ -51,12 +51,13 @@ export class MessagesRepo {
 		return this.db.prepare('SELECT * FROM messages WHERE messageid = ?').all(messageid) as MessageRow[];
 	}
 
+	/** Writes the given columns and returns the row as stored (no changes: just reads it). */
 	update(id: string, changes: Partial<Omit<MessageRow, 'id'>>): MessageRow {
 		const keys = Object.keys(changes);
-		if (keys.length) {
-			this.db.prepare(`UPDATE messages SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...changes, id });
-		}
-		return this.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as MessageRow;
+		if (!keys.length) return this.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as MessageRow;
+		return this.db
+			.prepare(`UPDATE messages SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id RETURNING *`)
+			.get({ ...changes, id }) as MessageRow;
 	}
 
 	/** Newest first; returns one row more than asked so the caller can tell whether more remain. */

@@ -1,3 +1,6 @@
+/** Node fires a timer at once when its delay does not fit in 32 bits; longer waits are taken in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Runs persisted work when it falls due: `run` handles whatever is due now, then the worker sleeps
  * until `nextDueAt`. `wake` is called when new work is written. Work lives in the store, never only
@@ -35,7 +38,7 @@ export class DueWorker {
 		}
 		const at = this.nextDueAt();
 		if (at !== undefined && !this.stopped) {
-			this.timer = setTimeout(() => void this.pump(), Math.max(0, at - Date.now()));
+			this.timer = setTimeout(() => void this.pump(), Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())));
 			this.timer.unref();
 		}
 	}

@@ -20,7 +20,7 @@ export class WebhookDelivery {
 	constructor(
 		private store: Store,
 		private config: Config,
-		onError: (error: unknown) => void,
+		private onError: (error: unknown) => void,
 	) {
 		this.worker = new DueWorker(() => store.outbox.nextDueAt(), () => this.startDue(), onError);
 	}
@@ -29,10 +29,13 @@ export class WebhookDelivery {
 		const now = Date.now();
 		for (const row of this.store.outbox.due(now, 32)) {
 			this.store.outbox.update(row.id, { next_attempt_at: now + this.config.webhookTimeoutMs + 1000 });
-			const attempt = this.attempt(row).finally(() => {
-				this.inFlight.delete(attempt);
-				this.worker.wake();
-			});
+			// A store error (say SQLITE_BUSY) must not become an unhandled rejection; the lease brings the row back.
+			const attempt = this.attempt(row)
+				.catch(this.onError)
+				.finally(() => {
+					this.inFlight.delete(attempt);
+					this.worker.wake();
+				});
 			this.inFlight.add(attempt);
 		}
 	}
@@ -56,6 +59,8 @@ export class WebhookDelivery {
 					'webhook-signature': sign(sub.secret, row.event_id, timestamp, row.body),
 				},
 				timeout: this.config.webhookTimeoutMs,
+				// `timeout` is only a socket idle timer once headers arrive; a trickling receiver would outlive the lease.
+				signal: AbortSignal.timeout(this.config.webhookTimeoutMs),
 				validateStatus: () => true,
 				maxRedirects: 0,
 				transformRequest: [(body: string) => body],

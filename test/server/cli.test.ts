@@ -1,0 +1,345 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { eventually, tempDataDir as newDataDir } from '../helpers/server';
+
+/**
+ * The command line (`server/src/main.ts`), run as a real process from a fresh build. The build goes to
+ * a directory of its own so that it neither races with nor is disturbed by other builds of `server/dist`.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+let build: string;
+let MAIN: string;
+
+beforeAll(async () => {
+	build = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-cli-'));
+	// Modules resolve from the build's location: give it the repository's node_modules.
+	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(build, 'node_modules'), 'dir');
+	MAIN = path.join(build, 'dist', 'main.js');
+	const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+	const result = await promisify(execFile)(process.execPath, [tsc, '-p', path.join(ROOT, 'server', 'tsconfig.json'), '--outDir', path.dirname(MAIN)], {
+		cwd: ROOT,
+	}).catch((error: { stdout: string }) => error);
+	if (!fs.existsSync(MAIN)) throw new Error(`build failed:\n${result.stdout}`);
+}, 120_000);
+
+/** Every server started here (one a failed test left running is killed at the end) and every data directory. */
+const children: ChildProcessWithoutNullStreams[] = [];
+const dataDirs: string[] = [];
+const tempDataDir = () => {
+	dataDirs.push(newDataDir());
+	return dataDirs[dataDirs.length - 1];
+};
+
+afterAll(async () => {
+	const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+	await Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL'))));
+	for (const dir of [build, ...dataDirs]) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The environment of a child: no WDM_* setting leaks in from the one running the tests. */
+function env(extra: Record<string, string> = {}) {
+	const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WDM_')));
+	return { ...clean, ...extra };
+}
+
+interface Running {
+	proc: ChildProcessWithoutNullStreams;
+	url: string;
+	output: () => string;
+	exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `wdm-server` and waits for its "listening" banner. */
+async function start(args: string[], extraEnv: Record<string, string> = {}): Promise<Running> {
+	const proc = spawn(process.execPath, [MAIN, '--port', '0', '--log-level', 'warn', ...args], { env: env(extraEnv), cwd: build });
+	children.push(proc);
+	let out = '';
+	proc.stdout.on('data', (chunk) => (out += chunk));
+	proc.stderr.on('data', (chunk) => (out += chunk));
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+		proc.on('exit', (code, signal) => resolve({ code, signal })),
+	);
+	const url = await eventually(() => {
+		if (proc.exitCode !== null) throw new Error(`exited early (${proc.exitCode}):\n${out}`);
+		// The banner is one write; wait for its last fixed line.
+		return out.includes('site URL:') ? /listening on (http:\/\/\S+)/.exec(out)?.[1] : undefined;
+	}, 10_000);
+	return { proc, url, output: () => out, exited };
+}
+
+/** Runs `wdm-server` to completion. */
+async function run(args: string[], extraEnv: Record<string, string> = {}) {
+	return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+		execFile(process.execPath, [MAIN, ...args], { env: env(extraEnv), cwd: build, timeout: 15_000 }, (error, stdout, stderr) =>
+			resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+		);
+	});
+}
+
+async function stop(server: Running) {
+	if (server.proc.exitCode === null) server.proc.kill('SIGTERM');
+	return server.exited;
+}
+
+const KEY_LINE = /Its API key is shown only now:\n {2}(\S+)/;
+
+const get = (url: string, key: string) => fetch(`${url}/wp-json/wdm/v1/devices`, { headers: { authorization: `Bearer ${key}` } });
+
+describe('first start and restart', () => {
+	const data = tempDataDir();
+	let adminKey: string;
+
+	test('the first start on an empty data directory prints the admin API key once, with the real port', async () => {
+		const server = await start(['--data', data]);
+		try {
+			const lines = server.output().split('\n');
+			expect(lines[0]).toMatch(/^WDM reference server listening on http:\/\/127\.0\.0\.1:\d+$/);
+			const port = Number(new URL(server.url).port);
+			expect(port).toBeGreaterThan(0);
+			expect(server.output()).toContain(`gateway base URL: ${server.url}/wp-json/wdm/v1  (or ${server.url}/index.php?rest_route=/wdm/v1)`);
+			expect(server.output()).toContain('First start: created user "admin".');
+			adminKey = KEY_LINE.exec(server.output())![1];
+			expect(adminKey).toMatch(/^wdm_\S{20,}$/);
+
+			// The key works, and what is done with it is kept in the data directory.
+			expect((await get(server.url, adminKey)).status).toBe(200);
+			const created = await fetch(`${server.url}/wp-json/wdm/v1/devices`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ name: 'kept' }),
+			});
+			expect(created.status).toBe(201);
+		} finally {
+			expect(await stop(server)).toEqual({ code: 0, signal: null });
+		}
+		expect(fs.existsSync(path.join(data, 'wdm.sqlite'))).toBe(true);
+	});
+
+	test('the second start prints no key; the first key and the data are still there', async () => {
+		const server = await start(['--data', data]);
+		try {
+			expect(server.output()).not.toContain('API key');
+			expect(server.output()).not.toContain('First start');
+			const res = await get(server.url, adminKey);
+			expect(res.status).toBe(200);
+			expect(((await res.json()) as { data: { name: string }[] }).data.map((d) => d.name)).toEqual(['kept']);
+		} finally {
+			expect(await stop(server)).toEqual({ code: 0, signal: null });
+		}
+	});
+
+	test('settings come from the environment as well (WDM_DATA)', async () => {
+		const server = await start([], { WDM_DATA: data });
+		try {
+			expect(server.output()).not.toContain('API key');
+			expect((await get(server.url, adminKey)).status).toBe(200);
+		} finally {
+			await stop(server);
+		}
+	});
+});
+
+describe('WDM_ADMIN_KEY', () => {
+	test('sets the key of the bootstrap admin', async () => {
+		const key = 'my_fixed_admin_key_0123456789';
+		const server = await start(['--data', tempDataDir()], { WDM_ADMIN_KEY: key });
+		try {
+			expect(KEY_LINE.exec(server.output())![1]).toBe(key);
+			expect((await get(server.url, key)).status).toBe(200);
+			expect((await get(server.url, 'wdm_other_key_0123456789')).status).toBe(401);
+		} finally {
+			await stop(server);
+		}
+	});
+
+	test('the flag wins over the environment', async () => {
+		const server = await start(['--data', tempDataDir(), '--admin-key', 'flag_admin_key_0123456789'], { WDM_ADMIN_KEY: 'env_admin_key_0123456789' });
+		try {
+			expect((await get(server.url, 'flag_admin_key_0123456789')).status).toBe(200);
+			expect((await get(server.url, 'env_admin_key_0123456789')).status).toBe(401);
+		} finally {
+			await stop(server);
+		}
+	});
+
+	test('has no effect on a store that already has users', async () => {
+		const data = tempDataDir();
+		const first = await start(['--data', data], { WDM_ADMIN_KEY: 'first_admin_key_0123456789' });
+		await stop(first);
+		const second = await start(['--data', data], { WDM_ADMIN_KEY: 'second_admin_key_0123456789' });
+		try {
+			expect(second.output()).not.toContain('API key');
+			expect((await get(second.url, 'first_admin_key_0123456789')).status).toBe(200);
+			expect((await get(second.url, 'second_admin_key_0123456789')).status).toBe(401);
+		} finally {
+			await stop(second);
+		}
+	});
+});
+
+describe('users create', () => {
+	const data = tempDataDir();
+	let server: Running;
+	const adminKey = 'cli_admin_key_0123456789';
+
+	beforeAll(async () => {
+		server = await start(['--data', data], { WDM_ADMIN_KEY: adminKey });
+	});
+	afterAll(() => stop(server));
+
+	test('creates a user while a server runs on the same data directory; the key works on that server at once', async () => {
+		const created = await run(['users', 'create', 'carol', '--data', data]);
+		expect(created.code).toBe(0);
+		expect(created.stderr).toBe('');
+		expect(created.stdout).toMatch(/^Created user "carol"\. Its API key is shown only now:\n {2}wdm_\S+\n$/);
+		const key = KEY_LINE.exec(created.stdout)![1];
+
+		const list = await get(server.url, key);
+		expect(list.status).toBe(200);
+		expect(await list.json()).toEqual({ success: true, data: [] });
+		const device = await fetch(`${server.url}/wp-json/wdm/v1/devices`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ name: 'carols-phone' }),
+		});
+		expect(device.status).toBe(201);
+		// The users are separate: the admin does not see carol's device.
+		expect(((await (await get(server.url, adminKey)).json()) as { data: unknown[] }).data).toEqual([]);
+	});
+
+	test('several users can be created while the server is busy', async () => {
+		const busy = Promise.all(Array.from({ length: 20 }, () => get(server.url, adminKey)));
+		const made = await Promise.all(['dan', 'erin', 'frank'].map((name) => run(['users', 'create', name, '--data', data])));
+		expect(made.map((m) => m.code)).toEqual([0, 0, 0]);
+		expect((await busy).every((r) => r.status === 200)).toBe(true);
+		for (const m of made) expect((await get(server.url, KEY_LINE.exec(m.stdout)![1])).status).toBe(200);
+	});
+
+	test('an existing name is refused with exit code 1', async () => {
+		expect((await run(['users', 'create', 'gina', '--data', data])).code).toBe(0);
+		const again = await run(['users', 'create', 'gina', '--data', data]);
+		expect(again).toEqual({ code: 1, stdout: '', stderr: 'wdm-server: user "gina" already exists\n' });
+		expect((await run(['users', 'create', 'admin', '--data', data])).stderr).toBe('wdm-server: user "admin" already exists\n');
+	});
+
+	test('a missing or invalid NAME is refused with exit code 1', async () => {
+		const names = [[], ['bad name'], ['x'.repeat(65)], ['semi;colon']];
+		const results = await Promise.all(names.map((name) => run(['users', 'create', ...name, '--data', data])));
+		for (const res of results) {
+			expect(res).toEqual({ code: 1, stdout: '', stderr: 'wdm-server: users create NAME: NAME must be 1 to 64 letters, digits, ".", "-" or "_"\n' });
+		}
+	});
+});
+
+describe('bad settings', () => {
+	test('a bad flag value is a clear error naming the flag, exit code 1', async () => {
+		const cases: [string[], string][] = [
+			[['--port', 'abc'], '--port (WDM_PORT) must be a number (got string "abc")'],
+			[['--port', '70000'], '--port (WDM_PORT) must be at most 65535'],
+			[['--port=-1'], '--port (WDM_PORT) must be at least 0'],
+			[['--pairing', 'maybe'], '--pairing (WDM_PAIRING) must be one of: "auto", "manual"'],
+			[['--qr-ttl-ms', '10'], '--qr-ttl-ms (WDM_QR_TTL_MS) must be at least 1000'],
+			[['--pair-delay-ms', '1.5'], '--pair-delay-ms (WDM_PAIR_DELAY_MS) must be an integer (got string "1.5")'],
+			[['--admin-key', 'short'], '--admin-key (WDM_ADMIN_KEY) must be at least 16 characters long'],
+			[['--public-url', 'not a url'], '--public-url (WDM_PUBLIC_URL) must be a valid url'],
+			[['--log-level', 'loud'], '--log-level (WDM_LOG_LEVEL) must be one of: "fatal", "error", "warn", "info", "debug", "silent"'],
+			[['--port', 'x', '--pairing', 'y'], '--port (WDM_PORT) must be a number (got string "x"); --pairing (WDM_PAIRING) must be one of: "auto", "manual"'],
+		];
+		// In parallel: each is a process start.
+		const results = await Promise.all(cases.map(([args]) => run([...args, '--data', ':memory:'])));
+		expect(results.map((r, i) => [cases[i][0], r])).toEqual(
+			cases.map(([args, message]) => [args, { code: 1, stdout: '', stderr: `wdm-server: ${message}\n` }]),
+		);
+	});
+
+	test('a bad value in the environment names the variable too', async () => {
+		const res = await run(['--data', ':memory:'], { WDM_BODY_LIMIT: 'lots' });
+		expect(res).toEqual({ code: 1, stdout: '', stderr: 'wdm-server: --body-limit (WDM_BODY_LIMIT) must be a number (got string "lots")\n' });
+	});
+
+	test('an unknown flag, a flag without its value and an unknown command are refused', async () => {
+		const unknown = await run(['--prot', '8080']);
+		expect(unknown.code).toBe(1);
+		expect(unknown.stderr).toMatch(/^wdm-server: Unknown option '--prot'/);
+		const missing = await run(['--port']);
+		expect(missing.code).toBe(1);
+		expect(missing.stderr).toMatch(/^wdm-server: Option '--port <value>' argument missing/);
+		const command = await run(['frobnicate', '--data', ':memory:']);
+		expect(command.code).toBe(1);
+		expect(command.stderr).toMatch(/^wdm-server: unknown command "frobnicate"\n\nwdm-server: reference server/);
+		expect(command.stderr).toContain('Usage:');
+	});
+
+	test('a data directory that cannot be created is an error, exit code 1', async () => {
+		const file = path.join(tempDataDir(), 'a-file');
+		fs.writeFileSync(file, 'x');
+		const res = await run(['--data', path.join(file, 'data'), '--port', '0']);
+		expect(res.code).toBe(1);
+		expect(res.stderr).toMatch(/^wdm-server: ENOTDIR: not a directory/);
+	});
+
+	test('a port in use is an error, exit code 1', async () => {
+		const server = await start(['--data', ':memory:']);
+		try {
+			const port = new URL(server.url).port;
+			const res = await run(['--data', ':memory:', '--port', port]);
+			expect(res.code).toBe(1);
+			expect(res.stderr).toBe(`wdm-server: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`);
+		} finally {
+			await stop(server);
+		}
+	});
+
+	test('--help prints every setting and exits 0', async () => {
+		const res = await run(['--help']);
+		expect(res.code).toBe(0);
+		expect(res.stdout).toContain('wdm-server users create NAME');
+		for (const flag of ['--port', '--data', '--pairing', '--pair-delay-ms', '--qr-ttl-ms', '--admin-key', '--body-limit']) {
+			expect(res.stdout).toContain(`  ${flag}\n`);
+		}
+	});
+});
+
+describe('signals', () => {
+	test('SIGTERM shuts down cleanly with exit code 0 and frees the port', async () => {
+		const server = await start(['--data', tempDataDir()]);
+		const port = new URL(server.url).port;
+		expect((await fetch(`${server.url}/wp-json/`)).status).toBe(200);
+		server.proc.kill('SIGTERM');
+		expect(await server.exited).toEqual({ code: 0, signal: null });
+		await expect(fetch(`http://127.0.0.1:${port}/wp-json/`)).rejects.toThrow();
+	});
+
+	test('SIGINT too', async () => {
+		const server = await start(['--data', ':memory:']);
+		server.proc.kill('SIGINT');
+		expect(await server.exited).toEqual({ code: 0, signal: null });
+	});
+
+	test('a request in flight is answered before the process exits', async () => {
+		const key = 'sig_admin_key_0123456789';
+		const server = await start(['--data', tempDataDir(), '--pair-delay-ms', '0'], { WDM_ADMIN_KEY: key });
+		const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+		const base = `${server.url}/wp-json/wdm/v1`;
+		const device = (await (await fetch(`${base}/devices`, { method: 'POST', headers, body: '{"name":"busy"}' })).json()) as { data: { token: string } };
+		await fetch(`${base}/devices/busy/qr`, { headers });
+		await eventually(async () => ((await (await fetch(`${base}/devices/busy/status`, { headers })).json()) as { data: { status: string } }).data.status === 'connected');
+
+		// A send with a delay holds its request open; the signal comes while it waits.
+		const sending = fetch(`${base}/send/text`, {
+			method: 'POST',
+			headers: { token: device.data.token, 'content-type': 'application/json' },
+			body: JSON.stringify({ number: '5511999990001', text: 'in flight', delay: 600 }),
+		});
+		await new Promise((r) => setTimeout(r, 150));
+		server.proc.kill('SIGTERM');
+		const res = await sending;
+		expect(res.status).toBe(200);
+		expect(((await res.json()) as { data: { text: string; status: string } }).data).toMatchObject({ text: 'in flight', status: 'sent' });
+		expect(await server.exited).toEqual({ code: 0, signal: null });
+	});
+});
