@@ -1,6 +1,9 @@
 /** Node fires a timer at once when its delay does not fit in 32 bits; longer waits are taken in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** After a failed run the work is still due: wait this long rather than retrying in a tight loop. */
+const RETRY_AFTER_ERROR_MS = 1000;
+
 /**
  * Runs persisted work when it falls due: `run` handles whatever is due now, then the worker sleeps
  * until `nextDueAt`. `wake` is called when new work is written. Work lives in the store, never only
@@ -29,14 +32,19 @@ export class DueWorker {
 			return;
 		}
 		clearTimeout(this.timer);
-		this.running = (async () => this.run())().catch(this.onError);
+		let failed = false;
+		this.running = (async () => this.run())().catch((error) => {
+			failed = true;
+			this.onError(error);
+		});
 		await this.running;
 		this.running = undefined;
-		if (this.again) {
+		if (this.again && !failed) {
 			this.again = false;
 			return this.wake();
 		}
-		const at = this.nextDueAt();
+		const due = this.nextDueAt();
+		const at = failed && due !== undefined ? Math.max(due, Date.now() + RETRY_AFTER_ERROR_MS) : due;
 		if (at !== undefined && !this.stopped) {
 			this.timer = setTimeout(() => void this.pump(), Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())));
 			this.timer.unref();
