@@ -4,5 +4,8 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }] },
+	// n8n-core keeps its instance settings under N8N_USER_FOLDER: give each run a temporary one.
+	setupFiles: ['<rootDir>/test/helpers/n8n-env.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/helpers/n8n-teardown.ts'],
 	testTimeout: 20000,
 };

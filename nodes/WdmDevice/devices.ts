@@ -69,7 +69,13 @@ export const getQr: Operation = {
 	description: 'Start pairing: get the QR code (also as a PNG image) and the pair code',
 	routing: {
 		request: { method: 'GET', url: deviceUrl('/qr') },
-		output: { postReceive: [unwrapData, base64ToBinary('qrcode', 'binaryPropertyName', (d) => `${d.name}-qr.png`)] },
+		output: {
+			postReceive: [
+				unwrapData,
+				// The data URI stays in the JSON too (e.g. for an <img> in an e-mail): it is only a few KB.
+				base64ToBinary('qrcode', 'binaryPropertyName', { fileName: (d) => `${d.name}-qr.png`, keep: true }),
+			],
+		},
 	},
 	fields: [
 		deviceField,

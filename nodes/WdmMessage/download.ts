@@ -11,12 +11,10 @@ export const download: Operation = {
 		output: {
 			postReceive: [
 				unwrapData,
-				base64ToBinary(
-					'base64Data',
-					'binaryPropertyName',
-					(data) => String(data.fileName ?? 'file'),
-					(data) => String(data.mimetype),
-				),
+				base64ToBinary('base64Data', 'binaryPropertyName', {
+					fileName: (data) => String(data.fileName ?? 'file'),
+					mimeType: (data) => String(data.mimetype),
+				}),
 			],
 		},
 	},

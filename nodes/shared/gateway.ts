@@ -1,22 +1,45 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
+	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
-	PostReceiveAction,
+	JsonObject,
 } from 'n8n-workflow';
 
-/** The gateway answers `{success, data}`: the items are `data` (one item per element of an array). */
-export const unwrapData: PostReceiveAction = { type: 'rootProperty', properties: { property: 'data' } };
+/**
+ * The gateway answers `{success: true, data}` or `{success: false, message}`. The items are `data`
+ * (one per element of an array); an error becomes a NodeApiError whose message is the gateway's own
+ * sentence (n8n would otherwise show a generic one for the status code) with the HTTP status.
+ */
+export async function unwrapData(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	const body = (response.body ?? {}) as { data?: unknown; message?: string };
+	if (response.statusCode >= 400) {
+		throw new NodeApiError(this.getNode(), body as JsonObject, {
+			message: body.message ?? `The gateway answered HTTP ${response.statusCode}`,
+			description: body.message,
+			httpCode: String(response.statusCode),
+		});
+	}
+	const data = Array.isArray(body.data) ? body.data : [body.data ?? {}];
+	return data.map((json) => ({ json: json as IDataObject }));
+}
 
 /** Request defaults of every gateway node: the credential's base URL, JSON both ways. */
 export const gatewayRequestDefaults = {
 	baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 	headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 	json: true,
+	// Error answers reach `unwrapData`, which raises them with the gateway's message.
+	ignoreHttpStatusErrors: true,
 };
 
 /**
@@ -36,7 +59,7 @@ export function pageThrough(listKey: string, pageSize = 100) {
 			const limit = Math.min(pageSize, max - items.length);
 			const body = { ...(requestData.options.body as IDataObject), limit, offset };
 			const [page] = await this.makeRoutingRequest({ ...requestData, options: { ...requestData.options, body } });
-			const data = (page.json as { data: IDataObject }).data;
+			const data = page.json;
 			for (const json of data[listKey] as IDataObject[]) items.push({ json });
 			if (!data.hasMore || items.length >= max) return items;
 			offset = data.nextOffset as number;
@@ -71,6 +94,8 @@ export function listOperationRouting(method: 'GET' | 'POST', url: string, listKe
 		request: { method, url },
 		send: { paginate: true },
 		operations: { pagination: pageThrough(listKey) },
+		// Each page goes through `unwrapData` (errors included) before `pageThrough` reads it.
+		output: { postReceive: [unwrapData] },
 	};
 }
 
@@ -88,23 +113,39 @@ export function pairsToObject(parameter: string, bodyKey: string) {
 /** Reads a file from an input binary property: its Base64 content, MIME type and file name. */
 export async function binaryInput(this: IExecuteSingleFunctions, property: string) {
 	const binary = this.getInputData().binary?.[property];
-	if (!binary) throw new Error(`The input item has no binary property "${property}"`);
+	if (!binary) {
+		throw new NodeOperationError(this.getNode(), `The input item has no binary property "${property}"`, {
+			itemIndex: this.getItemIndex(),
+			description: 'Set Input Binary Field to the property that holds the file, or choose another File Source',
+		});
+	}
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
-	return { base64: buffer.toString('base64'), mimeType: binary.mimeType, fileName: binary.fileName };
+	// n8n keeps a download's Content-Type as given (`text/csv; charset=utf-8`): the gateway takes the bare type.
+	const mimeType = binary.mimeType?.split(';')[0].trim() || undefined;
+	return { base64: buffer.toString('base64'), mimeType, fileName: binary.fileName };
+}
+
+export interface Base64ToBinaryOptions {
+	/** File name of the binary data, from the answer. */
+	fileName: (data: IDataObject) => string;
+	/** MIME type when the value is plain Base64 (a data URI carries its own). */
+	mimeType?: (data: IDataObject) => string;
+	/** Keep the encoded value in the JSON too: a short data URI (a QR code) is handy there, a file is not. */
+	keep?: boolean;
 }
 
 /** Turns `data[base64Key]` (Base64 or a data URI) of the answer into a binary property of the item. */
-export function base64ToBinary(base64Key: string, outputProperty: string, fileName: (data: IDataObject) => string, mimeType?: (data: IDataObject) => string) {
+export function base64ToBinary(base64Key: string, outputProperty: string, options: Base64ToBinaryOptions) {
 	return async function (this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 		const property = this.getNodeParameter(outputProperty, 'data') as string;
 		return Promise.all(
 			items.map(async (item) => {
-				const { [base64Key]: encoded, ...json } = item.json;
+				const { [base64Key]: encoded, ...rest } = item.json;
 				if (typeof encoded !== 'string') return item;
 				const uri = encoded.match(/^data:([^;,]+);base64,(.*)$/s);
 				const buffer = Buffer.from(uri ? uri[2] : encoded, 'base64');
-				const binary = await this.helpers.prepareBinaryData(buffer, fileName(item.json), uri?.[1] ?? mimeType?.(item.json));
-				return { json, binary: { [property]: binary } };
+				const binary = await this.helpers.prepareBinaryData(buffer, options.fileName(item.json), uri?.[1] ?? options.mimeType?.(item.json));
+				return { json: options.keep ? item.json : rest, binary: { [property]: binary } };
 			}),
 		);
 	};

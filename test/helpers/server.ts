@@ -23,8 +23,18 @@ export async function startServer(overrides: Partial<ConfigInput> = {}): Promise
 	return startApp(config);
 }
 
+const dataDirs: string[] = [];
+// Removed once the test file is done (an open store on Linux does not mind its folder going).
+afterAll(() => {
+	for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh data directory for tests that restart the server on the same store. */
-export const tempDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-test-'));
+export function tempDataDir(): string {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-test-'));
+	dataDirs.push(dir);
+	return dir;
+}
 
 export interface Reply<T = any> {
 	status: number;

@@ -78,10 +78,11 @@ describe('retries', () => {
 	});
 
 	test('each attempt is signed with its own timestamp', async () => {
-		// Attempts more than a second apart get different timestamps, and so different signatures.
-		const t = await setup(sequence(500), { webhookBackoffMs: 1500, webhookMaxBackoffMs: 1500 });
+		// Attempts more than a second apart get different timestamps, and so different signatures:
+		// with jitter the retry waits 50-100 % of 2200 ms, so at least 1.1 s.
+		const t = await setup(sequence(500), { webhookBackoffMs: 2200, webhookMaxBackoffMs: 2200 });
 		await t.emit();
-		await eventually(() => t.rows()[0]?.state === 'delivered', 5000);
+		await eventually(() => t.rows()[0]?.state === 'delivered', 6000);
 		const [a, b] = t.receiver.hits;
 		expectSameEvent([a, b], t.secret);
 		expect(Number(b.headers['webhook-timestamp'])).toBeGreaterThan(Number(a.headers['webhook-timestamp']));
