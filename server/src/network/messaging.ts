@@ -317,11 +317,12 @@ export class Messaging {
 			this.store.tx(() => {
 				const devices = new Map<string, DeviceRow | undefined>();
 				for (const { id } of due) {
-					const row = this.store.messages.update(id, {});
-					if (!row || row.status !== 'sent') continue;
+					// One statement: a message read (or deleted) meanwhile is left as it is.
+					const row = this.store.messages.advance(id, 'sent', 'delivered');
+					if (!row) continue;
 					if (!devices.has(row.device_id)) devices.set(row.device_id, this.store.devices.byId(row.device_id));
 					const device = devices.get(row.device_id);
-					if (device) this.setStatus(device, row, 'delivered');
+					if (device) this.events.emit(device, 'messages_update', this.update(row));
 				}
 			});
 		}

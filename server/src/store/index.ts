@@ -21,6 +21,8 @@ export class Store {
 	readonly outbox: OutboxRepo;
 	/** One transaction wrapper for every `tx`: better-sqlite3 builds a new one (with its variants) per `transaction()` call. */
 	private readonly inTx: <T>(fn: () => T) => T;
+	/** Units waiting for the next group commit (see `txShared`). */
+	private queued: { fn: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
 	constructor(readonly db: Db) {
 		this.inTx = db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
@@ -42,6 +44,42 @@ export class Store {
 	/** Runs `fn` in one transaction: everything it writes lands, or nothing does. */
 	tx<T>(fn: () => T): T {
 		return this.inTx(fn);
+	}
+
+	/**
+	 * Runs `fn` in a transaction shared with the other units queued in this event-loop turn, and resolves
+	 * once that transaction has committed. Under load one commit (and one write of each hot page to the
+	 * log) then serves many requests. Each unit runs in its own savepoint: one that throws is rolled back
+	 * and rejected alone, the others still commit.
+	 */
+	txShared<T>(fn: () => T): Promise<T> {
+		return new Promise<T>((resolve, reject) => {
+			if (this.queued.push({ fn, resolve: resolve as (value: unknown) => void, reject }) === 1) setImmediate(() => this.commitQueued());
+		});
+	}
+
+	private commitQueued() {
+		const units = this.queued;
+		this.queued = [];
+		const results: { ok: boolean; value: unknown }[] = [];
+		try {
+			this.inTx(() => {
+				for (const unit of units) {
+					try {
+						// Nested in the open transaction, better-sqlite3 runs it in a savepoint.
+						results.push({ ok: true, value: this.inTx(unit.fn) });
+					} catch (error) {
+						// Some errors (disk full, I/O) make SQLite roll back the whole transaction: nothing lands.
+						if (!this.db.inTransaction) throw error;
+						results.push({ ok: false, value: error });
+					}
+				}
+			});
+		} catch (error) {
+			for (const unit of units) unit.reject(error);
+			return;
+		}
+		units.forEach((unit, i) => (results[i].ok ? unit.resolve(results[i].value) : unit.reject(results[i].value)));
 	}
 
 	close() {

@@ -60,6 +60,13 @@ export class MessagesRepo {
 			.get({ ...changes, id }) as MessageRow;
 	}
 
+	/** Moves a message from status `from` to `to`; undefined when it is not (or no longer) in `from`. */
+	advance(id: string, from: MessageRow['status'], to: MessageRow['status']): MessageRow | undefined {
+		return this.db.prepare('UPDATE messages SET status = ? WHERE id = ? AND status = ? RETURNING *').get(to, id, from) as
+			| MessageRow
+			| undefined;
+	}
+
 	/** Newest first; returns one row more than asked so the caller can tell whether more remain. */
 	find(deviceId: string, q: MessageQuery): { rows: MessageRow[]; total: number } {
 		const where = ['device_id = @deviceId'];

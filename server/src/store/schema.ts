@@ -122,4 +122,10 @@ export const migrations: string[] = [
 	);
 	CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE state = 'pending';
 	`,
+	// Most messages carry no tracking fields: indexing only those that do saves an index write per message.
+	`
+	DROP INDEX messages_device_track;
+	CREATE INDEX messages_device_track ON messages(device_id, track_source, track_id)
+		WHERE track_source IS NOT NULL OR track_id IS NOT NULL;
+	`,
 ];

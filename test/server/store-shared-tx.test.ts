@@ -1,0 +1,43 @@
+import { Store } from '../../server/src/store';
+
+const put = (store: Store, key: string) => store.db.prepare("INSERT INTO meta (key, value) VALUES (?, 'v')").run(key);
+const keys = (store: Store) => (store.db.prepare('SELECT key FROM meta ORDER BY key').all() as { key: string }[]).map((r) => r.key);
+
+test('units queued in one turn share a commit; one that throws is rolled back alone', async () => {
+	const store = Store.open(':memory:');
+	let shared = false;
+	const first = store.txShared(() => {
+		put(store, 'a');
+		return 'first';
+	});
+	const failing = store.txShared(() => {
+		put(store, 'b');
+		throw new Error('refused');
+	});
+	const last = store.txShared(() => {
+		put(store, 'c');
+		shared = store.db.inTransaction;
+		return 'last';
+	});
+	await expect(first).resolves.toBe('first');
+	await expect(failing).rejects.toThrow('refused');
+	await expect(last).resolves.toBe('last');
+	expect(shared).toBe(true);
+	expect(keys(store)).toEqual(['a', 'c']);
+	expect(store.db.inTransaction).toBe(false);
+	store.close();
+});
+
+test('a unit that breaks the whole transaction fails every unit of the group', async () => {
+	const store = Store.open(':memory:');
+	const ok = store.txShared(() => put(store, 'a'));
+	const breaking = store.txShared(() => {
+		// As SQLite does on I/O errors or a full disk: the transaction is gone.
+		store.db.exec('ROLLBACK');
+		throw new Error('disk I/O error');
+	});
+	await expect(ok).rejects.toThrow('disk I/O error');
+	await expect(breaking).rejects.toThrow('disk I/O error');
+	expect(keys(store)).toEqual([]);
+	store.close();
+});
