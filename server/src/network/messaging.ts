@@ -131,23 +131,34 @@ export class Messaging {
 
 	/** The sender's copy of a draft; stores its media. Runs inside the caller's transaction. */
 	private build(device: DeviceRow, draft: Draft, status: MessageRow['status']): MessageRow {
-		const messageid = newMessageId();
-		const quoted = this.quotedOf(device, draft.quoted);
-		const file = draft.file && this.store.files.insert({ mimetype: draft.file.mimetype, file_name: draft.file.fileName, data: draft.file.data });
-		return {
-			id: `${device.phone}:${messageid}`,
-			device_id: device.id,
-			messageid,
+		return this.compose(device, draft, {
 			chatid: draft.to.jid,
 			sender: userJid(device.phone!),
 			sender_name: device.profile_name,
 			from_me: 1,
 			is_group: draft.to.isGroup ? 1 : 0,
+			status,
+			quoted: this.quotedOf(device, draft.quoted)?.id ?? null,
+			was_sent_by_api: 1,
+		});
+	}
+
+	/** A new message row of this device, its media stored; `who` says who wrote it, where, and its state. */
+	private compose(
+		device: DeviceRow,
+		draft: Omit<Draft, 'to'>,
+		who: Pick<MessageRow, 'chatid' | 'sender' | 'sender_name' | 'from_me' | 'is_group' | 'status' | 'quoted' | 'was_sent_by_api'>,
+	): MessageRow {
+		const messageid = newMessageId();
+		const file = draft.file && this.store.files.insert({ mimetype: draft.file.mimetype, file_name: draft.file.fileName, data: draft.file.data });
+		return {
+			id: `${device.phone}:${messageid}`,
+			device_id: device.id,
+			messageid,
+			...who,
 			message_type: draft.type,
 			text: draft.text ?? null,
 			timestamp: Date.now(),
-			status,
-			quoted: quoted?.id ?? null,
 			mentions: JSON.stringify(draft.mentions ?? []),
 			forwarded: draft.forwarded ? 1 : 0,
 			edited: 0,
@@ -158,7 +169,6 @@ export class Messaging {
 			content: JSON.stringify(draft.content ?? {}),
 			track_source: draft.track_source ?? null,
 			track_id: draft.track_id ?? null,
-			was_sent_by_api: 1,
 			send_at: null,
 			pending: null,
 		};
@@ -213,30 +223,20 @@ export class Messaging {
 		if (device.status !== 'connected' || !device.phone) {
 			throw badRequest(`device '${device.name}' is not connected (status: ${device.status}); it cannot receive messages`);
 		}
-		const messageid = newMessageId();
 		return this.store.tx(() => {
-			const file = draft.file && this.store.files.insert({ mimetype: draft.file.mimetype, file_name: draft.file.fileName, data: draft.file.data });
-			const row = this.store.messages.insert({
-				id: `${device.phone}:${messageid}`,
-				device_id: device.id,
-				messageid,
-				chatid: from.jid,
-				sender: from.jid,
-				sender_name: draft.senderName ?? this.store.numbers.name(from.phone ?? '') ?? null,
-				from_me: 0,
-				is_group: 0,
-				message_type: draft.type,
-				text: draft.text ?? null,
-				timestamp: Date.now(),
-				status: 'delivered',
-				quoted: draft.quoted ? (this.store.messages.byId(device.id, draft.quoted)?.id ?? null) : null,
-				mentions: JSON.stringify(draft.mentions ?? []),
-				forwarded: draft.forwarded ? 1 : 0,
-				file_id: file?.id ?? null,
-				mimetype: file?.mimetype ?? null,
-				file_name: file?.file_name ?? null,
-				content: JSON.stringify(draft.content ?? {}),
-			});
+			const row = this.store.messages.insert(
+				this.compose(device, draft, {
+					chatid: from.jid,
+					sender: from.jid,
+					sender_name: draft.senderName ?? this.store.numbers.name(from.phone ?? '') ?? null,
+					from_me: 0,
+					is_group: 0,
+					status: 'delivered',
+					// The sandbox may quote a message the device no longer has: then there is no quote.
+					quoted: draft.quoted ? (this.store.messages.byId(device.id, draft.quoted)?.id ?? null) : null,
+					was_sent_by_api: 0,
+				}),
+			);
 			this.record(device, row, true);
 			return row;
 		});
