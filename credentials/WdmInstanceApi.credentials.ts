@@ -1,4 +1,5 @@
 import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import { gatewayBaseUrl } from './gatewayBaseUrl';
 
 /** One device's instance token, sent in the `token` header: it sends messages and acts on chats. */
 export class WdmInstanceApi implements ICredentialType {
@@ -11,16 +12,7 @@ export class WdmInstanceApi implements ICredentialType {
 	documentationUrl = 'https://github.com/wdm/n8n-nodes-wdm#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: 'http://127.0.0.1:8080/wp-json/wdm/v1',
-			placeholder: 'e.g. https://example.com/wp-json/wdm/v1',
-			description:
-				'Gateway address, ending in wdm/v1: https://SITE/wp-json/wdm/v1 or https://SITE/index.php?rest_route=/wdm/v1',
-			required: true,
-		},
+		gatewayBaseUrl,
 		{
 			displayName: 'Instance Token',
 			name: 'token',

@@ -11,6 +11,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
+import { deviceField } from '../WdmDevice/devices';
 import { excludeMessagesOptions, webhookEventOptions } from '../WdmDevice/webhooks';
 import { signatureProblem } from './signature';
 
@@ -48,15 +49,7 @@ export class WdmTrigger implements INodeType {
 		credentials: [{ name: 'wdmUserApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
-			{
-				displayName: 'Device Name',
-				name: 'device',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. shop',
-				description: 'Device whose events start the workflow',
-			},
+			{ ...deviceField, description: 'Device whose events start the workflow' },
 			{
 				displayName: 'Events',
 				name: 'events',
