@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route } from '../http/route';
-import { badRequest } from '../http/errors';
+import { article, badRequest } from '../http/errors';
 import { recipient } from '../http/schema';
 import { loadMedia } from '../media/load';
 import { parseAddress } from '../network/jid';
@@ -89,8 +89,7 @@ export const sendRoutes = [
 			});
 			const family = MEDIA_FAMILY[body.type];
 			if (family && !media.mimetype.startsWith(family)) {
-				const an = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
-				throw badRequest(`file: ${an(body.type)} message needs ${an(family)}* file (got ${media.mimetype})`);
+				throw badRequest(`file: ${article(body.type)} message needs ${article(family)}* file (got ${media.mimetype})`);
 			}
 			return sendMessage(ctx, body.number, body, {
 				type: body.type,

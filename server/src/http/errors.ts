@@ -64,7 +64,8 @@ function rule(issue: ZodError['issues'][number], input: unknown): string {
 	}
 }
 
-function article(type: string): string {
+/** `an image`, `a video`, `an integer` (zod calls it `int`). */
+export function article(type: string): string {
 	const name = type === 'int' ? 'integer' : type;
 	return /^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`;
 }
