@@ -1,19 +1,26 @@
-import type { ICredentialDataDecryptedObject, INode, INodeExecutionData, IRun } from 'n8n-workflow';
-import { WdmInstanceApi } from '../../credentials/WdmInstanceApi.credentials';
-import { WdmUserApi } from '../../credentials/WdmUserApi.credentials';
-import { WdmDevice } from '../../nodes/WdmDevice/WdmDevice.node';
-import { WdmMessage } from '../../nodes/WdmMessage/WdmMessage.node';
-import { WdmTrigger } from '../../nodes/WdmTrigger/WdmTrigger.node';
+import type { ICredentialDataDecryptedObject, ICredentialType, INode, INodeExecutionData, INodeType, IRun } from 'n8n-workflow';
+import path from 'node:path';
+import { n8n as manifest } from '../../package.json';
 import { N8nTestHarness } from './n8n';
 
-/** Every node of the package, by the type name a workflow uses for it. */
-export const NODE_TYPES = {
-	'CUSTOM.wdmDevice': new WdmDevice(),
-	'CUSTOM.wdmMessage': new WdmMessage(),
-	'CUSTOM.wdmTrigger': new WdmTrigger(),
-};
+/**
+ * Loads the classes the package's `n8n` section lists (`dist/nodes/X/X.node.js` -> `nodes/X/X.node.ts`),
+ * so a new node or credential is declared once, in package.json, and every test sees it.
+ */
+function load<T>(distPath: string): T {
+	const source = path.join(__dirname, '../..', distPath.replace(/^dist\//, '').replace(/\.js$/, ''));
+	const className = path.basename(source).split('.')[0];
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the list is data, not static imports
+	const Class = require(source)[className] as new () => T;
+	return new Class();
+}
 
-export const CREDENTIAL_TYPES = [new WdmUserApi(), new WdmInstanceApi()];
+const nodes = manifest.nodes.map((p) => load<INodeType>(p));
+
+/** Every node of the package, by the type name a workflow uses for it (`CUSTOM.wdmDevice`). */
+export const NODE_TYPES: Record<string, INodeType> = Object.fromEntries(nodes.map((node) => [`CUSTOM.${node.description.name}`, node]));
+
+export const CREDENTIAL_TYPES = manifest.credentials.map((p) => load<ICredentialType>(p));
 
 export const harnessFor = (credentials: Record<string, ICredentialDataDecryptedObject>) =>
 	new N8nTestHarness({ nodeTypes: NODE_TYPES, credentialTypes: CREDENTIAL_TYPES, credentials });
@@ -32,11 +39,12 @@ export interface NodeRun {
  */
 export async function runNode(
 	harness: N8nTestHarness,
-	type: keyof typeof NODE_TYPES,
+	type: string,
 	parameters: INode['parameters'],
 	options: { input?: INodeExecutionData[]; credential?: string; onError?: INode['onError'] } = {},
 ): Promise<NodeRun> {
-	const credential = options.credential ?? (type === 'CUSTOM.wdmMessage' ? 'wdmInstanceApi' : 'wdmUserApi');
+	// By default the node's first credential type, as n8n's editor preselects it.
+	const credential = options.credential ?? NODE_TYPES[type].description.credentials![0].name;
 	const node: INode = {
 		id: 'node',
 		name: 'Node',

@@ -1,10 +1,14 @@
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { routes } from '../../server/src/routes';
-import { WdmDevice } from '../../nodes/WdmDevice/WdmDevice.node';
-import { WdmMessage } from '../../nodes/WdmMessage/WdmMessage.node';
+import { NODE_TYPES } from '../helpers/nodes';
 
-/** The gateway nodes: every `wdm/v1` route must be an operation of one of them. */
-const gatewayNodes: INodeType[] = [new WdmDevice(), new WdmMessage()];
+const GATEWAY_CREDENTIALS = ['wdmUserApi', 'wdmInstanceApi'];
+const hasOperations = (node: INodeType) => node.description.properties.some((p) => p.name === 'operation');
+
+/** The gateway nodes (every action node on a gateway credential): every `wdm/v1` route must be an operation of one of them. */
+const gatewayNodes = Object.values(NODE_TYPES).filter(
+	(node) => hasOperations(node) && node.description.credentials?.some((c) => GATEWAY_CREDENTIALS.includes(c.name)),
+);
 
 const GATEWAY = '/wdm/v1';
 

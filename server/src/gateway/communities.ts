@@ -1,0 +1,4 @@
+import type { Route } from '../http/route';
+
+/** Communities. */
+export const communityRoutes: Route[] = [];

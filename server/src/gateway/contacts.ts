@@ -1,0 +1,4 @@
+import type { Route } from '../http/route';
+
+/** Contacts and number checks. */
+export const contactRoutes: Route[] = [];

@@ -1,0 +1,4 @@
+import type { Route } from '../http/route';
+
+/** Groups. */
+export const groupRoutes: Route[] = [];
