@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { frameworkErrors, installErrorHandling, registerRoutes, rewriteRestRoute } from './http/dispatch';
 import { serveFiles } from './media/serve';
-import { ensureAdmin } from './bootstrap';
+import { ensureAdmin, type AdminAccess } from './bootstrap';
 import { routes } from './routes';
 import { Services } from './services';
 
@@ -11,8 +11,8 @@ export interface App {
 	services: Services;
 	/** Base URL the server answers on, e.g. `http://127.0.0.1:8080`. */
 	url: string;
-	/** The API key of the `admin` user when this start created it (first start on an empty store). */
-	adminKey?: string;
+	/** The API key and site application password of the `admin` user when this start created it (first start on an empty store). */
+	admin?: AdminAccess;
 	close(): Promise<void>;
 }
 
@@ -48,7 +48,7 @@ export function buildApp(config: Config): { app: FastifyInstance; services: Serv
 /** Builds the app, listens, and starts the background workers (pairing, send queue, webhooks). */
 export async function startApp(config: Config): Promise<App> {
 	const { app, services } = buildApp(config);
-	const adminKey = ensureAdmin(services.store, config.adminKey);
+	const admin = ensureAdmin(services.store, { apiKey: config.adminKey, appPassword: config.adminAppPassword });
 	await app.listen({ port: config.port, host: config.host });
 	const address = app.server.address();
 	const port = typeof address === 'object' && address ? address.port : config.port;
@@ -56,5 +56,5 @@ export async function startApp(config: Config): Promise<App> {
 	const url = `http://${host}:${port}`;
 	services.baseUrl = (config.publicUrl ?? url).replace(/\/$/, '');
 	services.start();
-	return { app, services, url, adminKey, close: () => app.close() };
+	return { app, services, url, admin, close: () => app.close() };
 }

@@ -31,6 +31,8 @@ export const configSchema = z.object({
 	webhookTimeoutMs: z.coerce.number().int().min(100).default(10000),
 	/** API key of the bootstrap `admin` user on an empty store, instead of a random one. */
 	adminKey: z.string().min(16).optional(),
+	/** Site application password of the bootstrap `admin` user on an empty store, instead of a random one. */
+	adminAppPassword: z.string().min(16).optional(),
 	/** Address clients use to reach this server (for file URLs); defaults to the listening address. */
 	publicUrl: z.string().url().optional(),
 	logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),

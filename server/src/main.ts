@@ -3,12 +3,17 @@ import { parseArgs } from 'node:util';
 import { configSchema, kebab, loadConfig, type Config } from './config';
 import { startApp } from './app';
 import { Store } from './store';
+import type { AdminAccess } from './bootstrap';
+import { SITE_ROLES, siteRoleSchema } from './site/roles';
 
 const USAGE = `wdm-server: reference server for the WDM gateway and its host site
 
 Usage:
   wdm-server [options]                start the server
-  wdm-server users create NAME        create a user and print its API key (works while a server runs)
+  wdm-server users create NAME [--role ROLE]
+                                      create a user (site role, default editor) and print its API key
+                                      and site application password (works while a server runs)
+  wdm-server users password NAME      issue another site application password for a user
 
 Options (each also as an environment variable, e.g. --pair-delay-ms is WDM_PAIR_DELAY_MS):
 ${Object.keys(configSchema.shape)
@@ -16,19 +21,21 @@ ${Object.keys(configSchema.shape)
 	.join('\n')}
 `;
 
-function printAccess(url: string, apiKey?: string) {
+function printAccess(url: string, admin?: AdminAccess) {
 	const lines = [
 		`WDM reference server listening on ${url}`,
 		`  gateway base URL: ${url}/wp-json/wdm/v1  (or ${url}/index.php?rest_route=/wdm/v1)`,
 		`  site URL:         ${url}`,
 	];
-	if (apiKey) lines.push('', 'First start: created user "admin". Its API key is shown only now:', `  ${apiKey}`);
+	if (admin) {
+		lines.push('', 'First start: created user "admin". Its credentials are shown only now:', ...credentialLines('admin', admin));
+	}
 	console.log(lines.join('\n'));
 }
 
 async function serve(config: Config) {
 	const server = await startApp(config);
-	printAccess(server.url, server.adminKey);
+	printAccess(server.url, server.admin);
 	let closing = false;
 	const shutdown = async (signal: string) => {
 		if (closing) return;
@@ -41,24 +48,54 @@ async function serve(config: Config) {
 	process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-function createUser(name: string | undefined, config: Config) {
-	if (!name || !/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new Error('users create NAME: NAME must be 1 to 64 letters, digits, ".", "-" or "_"');
+const credentialLines = (name: string, access: Partial<AdminAccess>) => [
+	...(access.apiKey ? [`  API key (gateway, Bearer):       ${access.apiKey}`] : []),
+	`  application password (site, Basic): ${name} / ${access.appPassword}`,
+];
+
+/** Opens the store of `config`, runs `fn` in one transaction, and closes it (a server may be running on it). */
+function withStore<T>(config: Config, fn: (store: Store) => T): T {
 	const store = Store.open(config.data);
 	try {
-		if (store.users.byName(name)) throw new Error(`user "${name}" already exists`);
-		const { apiKey } = store.users.create(name);
-		console.log(`Created user "${name}". Its API key is shown only now:\n  ${apiKey}`);
+		return store.tx(() => fn(store));
 	} finally {
 		store.close();
 	}
 }
 
+function createUser(name: string | undefined, role: string | undefined, config: Config) {
+	if (!name || !/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new Error('users create NAME: NAME must be 1 to 64 letters, digits, ".", "-" or "_"');
+	const siteRole = siteRoleSchema.safeParse(role ?? 'editor');
+	if (!siteRole.success) throw new Error(`users create --role: ROLE must be one of ${SITE_ROLES.join(', ')}`);
+	const lines = withStore(config, (store) => {
+		if (store.users.byName(name)) throw new Error(`user "${name}" already exists`);
+		const { user, apiKey } = store.users.create(name, undefined, siteRole.data);
+		return credentialLines(name, { apiKey, appPassword: store.users.addAppPassword(user.id, 'wdm-server').password });
+	});
+	console.log([`Created user "${name}" (site role ${siteRole.data}). Its credentials are shown only now:`, ...lines].join('\n'));
+}
+
+function newAppPassword(name: string | undefined, config: Config) {
+	const lines = withStore(config, (store) => {
+		const user = name ? store.users.byName(name) : undefined;
+		if (!user) throw new Error(`users password NAME: no user "${name ?? ''}"`);
+		return credentialLines(user.name, { appPassword: store.users.addAppPassword(user.id, 'wdm-server').password });
+	});
+	console.log(['A new application password, shown only now:', ...lines].join('\n'));
+}
+
 async function main(argv: string[]) {
 	const options = Object.fromEntries(Object.keys(configSchema.shape).map((k) => [kebab(k), { type: 'string' as const }]));
-	const { values, positionals } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+	const { values, positionals } = parseArgs({
+		args: argv,
+		options: { ...options, role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+		allowPositionals: true,
+	});
 	if (values.help) return console.log(USAGE);
-	const config = loadConfig(values as Record<string, string>, process.env);
-	if (positionals[0] === 'users' && positionals[1] === 'create') return createUser(positionals[2], config);
+	const { role, ...settings } = values;
+	const config = loadConfig(settings as Record<string, string>, process.env);
+	if (positionals[0] === 'users' && positionals[1] === 'create') return createUser(positionals[2], role, config);
+	if (positionals[0] === 'users' && positionals[1] === 'password') return newAppPassword(positionals[2], config);
 	if (positionals.length) throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
 	await serve(config);
 }

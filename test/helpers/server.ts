@@ -5,6 +5,11 @@ import { configSchema, type ConfigInput } from '../../server/src/config';
 import { startApp, type App } from '../../server/src/app';
 
 export const ADMIN_KEY = 'test_admin_key_0123456789';
+/** The site application password of `admin` in test servers (WordPress's form: six groups of four). */
+export const ADMIN_APP_PASSWORD = 'test AAAA BBBB CCCC DDDD EEEE';
+
+/** `Authorization` header value for the site's Basic scheme (user + application password). */
+export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** A reference server on a random port, with fast simulator timings unless a test asks otherwise. */
 export async function startServer(overrides: Partial<ConfigInput> = {}): Promise<App> {
@@ -13,6 +18,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}): Promise
 		data: ':memory:',
 		logLevel: 'silent',
 		adminKey: ADMIN_KEY,
+		adminAppPassword: ADMIN_APP_PASSWORD,
 		pairDelayMs: 20,
 		receiptDelayMs: 20,
 		webhookBackoffMs: 50,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Store } from '../../server/src/store';
 import { eventually, tempDataDir as newDataDir } from '../helpers/server';
 
 /**
@@ -85,7 +86,12 @@ async function stop(server: Running) {
 	return server.exited;
 }
 
-const KEY_LINE = /Its API key is shown only now:\n {2}(\S+)/;
+const KEY_LINE = /API key \(gateway, Bearer\): +(\S+)/;
+const APP_PASSWORD_LINE = /application password \(site, Basic\): (\S+) \/ ([A-Za-z0-9 ]+)\n/;
+
+/** Signs in to the site with an application password: what the site says about the current user's rights. */
+const site = (url: string, user: string, password: string) =>
+	fetch(`${url}/wp-json/`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
 
 const get = (url: string, key: string) => fetch(`${url}/wp-json/wdm/v1/devices`, { headers: { authorization: `Bearer ${key}` } });
 
@@ -104,6 +110,11 @@ describe('first start and restart', () => {
 			expect(server.output()).toContain('First start: created user "admin".');
 			adminKey = KEY_LINE.exec(server.output())![1];
 			expect(adminKey).toMatch(/^wdm_\S{20,}$/);
+			const [, user, password] = APP_PASSWORD_LINE.exec(server.output())!;
+			expect(user).toBe('admin');
+			expect(password).toMatch(/^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/);
+			expect((await site(server.url, 'admin', password)).status).toBe(200);
+			expect((await site(server.url, 'admin', 'wrong password 0000')).status).toBe(401);
 
 			// The key works, and what is done with it is kept in the data directory.
 			expect((await get(server.url, adminKey)).status).toBe(200);
@@ -195,8 +206,13 @@ describe('users create', () => {
 		const created = await run(['users', 'create', 'carol', '--data', data]);
 		expect(created.code).toBe(0);
 		expect(created.stderr).toBe('');
-		expect(created.stdout).toMatch(/^Created user "carol"\. Its API key is shown only now:\n {2}wdm_\S+\n$/);
+		expect(created.stdout).toMatch(/^Created user "carol" \(site role editor\)\. Its credentials are shown only now:\n/);
 		const key = KEY_LINE.exec(created.stdout)![1];
+		const [, user, password] = APP_PASSWORD_LINE.exec(created.stdout)!;
+		expect(user).toBe('carol');
+		expect((await site(server.url, 'carol', password)).status).toBe(200);
+		// The spaces WordPress shows in an application password are optional.
+		expect((await site(server.url, 'carol', password.replace(/ /g, ''))).status).toBe(200);
 
 		const list = await get(server.url, key);
 		expect(list.status).toBe(200);
@@ -224,6 +240,39 @@ describe('users create', () => {
 		const again = await run(['users', 'create', 'gina', '--data', data]);
 		expect(again).toEqual({ code: 1, stdout: '', stderr: 'wdm-server: user "gina" already exists\n' });
 		expect((await run(['users', 'create', 'admin', '--data', data])).stderr).toBe('wdm-server: user "admin" already exists\n');
+	});
+
+	test('--role sets the site role; an unknown role is refused with exit code 1', async () => {
+		const made = await run(['users', 'create', 'hank', '--role', 'subscriber', '--data', data]);
+		expect(made.stdout).toContain('Created user "hank" (site role subscriber)');
+		const store = Store.open(data);
+		try {
+			expect(store.users.byName('hank')!.role).toBe('subscriber');
+		} finally {
+			store.close();
+		}
+		const bad = await run(['users', 'create', 'ivy', '--role', 'king', '--data', data]);
+		expect(bad).toEqual({
+			code: 1,
+			stdout: '',
+			stderr: 'wdm-server: users create --role: ROLE must be one of administrator, editor, author, contributor, subscriber\n',
+		});
+	});
+
+	test('users password issues another application password; both work', async () => {
+		const made = await run(['users', 'create', 'jill', '--data', data]);
+		const first = APP_PASSWORD_LINE.exec(made.stdout)![2];
+		const again = await run(['users', 'password', 'jill', '--data', data]);
+		expect(again.code).toBe(0);
+		expect(again.stdout).not.toContain('API key');
+		const second = APP_PASSWORD_LINE.exec(again.stdout)![2];
+		expect(second).not.toBe(first);
+		for (const password of [first, second]) expect((await site(server.url, 'jill', password)).status).toBe(200);
+		expect(await run(['users', 'password', 'nobody', '--data', data])).toEqual({
+			code: 1,
+			stdout: '',
+			stderr: 'wdm-server: users password NAME: no user "nobody"\n',
+		});
 	});
 
 	test('a missing or invalid NAME is refused with exit code 1', async () => {

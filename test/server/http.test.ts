@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { ZodType } from 'zod';
-import { ADMIN_KEY, client, connectedDevice, startServer, type Reply } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, client, connectedDevice, startServer, type Reply } from '../helpers/server';
 import type { App } from '../../server/src/app';
 import { routes } from '../../server/src/routes';
 import { namespaceOf } from '../../server/src/http/route';
@@ -146,7 +146,8 @@ describe('addressing: /wp-json/<route> and /index.php?rest_route=<route>', () =>
 	test.each(routes.map((r) => [r.method, r.path, r.auth]))('%s %s answers the same at both addresses', async (method, path, auth) => {
 		const pretty = await raw(method, wpJson(pathOf(path)));
 		const query = await raw(method, plain(pathOf(path)));
-		expect(pretty.status).toBe(auth === 'none' ? 200 : 401);
+		// Site routes are public to anonymous callers; gateway routes need their key or token.
+		expect(pretty.status).toBe(auth === 'none' || auth === 'site' ? 200 : 401);
 		expect(query.status).toBe(pretty.status);
 		expect(query.body).toEqual(pretty.body);
 	});
@@ -366,9 +367,31 @@ describe('validation messages name the field and the rule', () => {
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual({
 			code: 'rest_invalid_param',
-			message: 'context must be one of: "view", "embed", "edit"',
-			data: { status: 400 },
+			message: 'Invalid parameter(s): context',
+			data: { status: 400, params: { context: 'context must be one of: "view", "embed", "edit"' } },
 		});
+	});
+});
+
+describe('site sign-in: Basic with an application password', () => {
+	const index = (authorization?: string) => raw('GET', '/wp-json/', authorization ? { headers: { authorization } } : {});
+
+	test('anonymous callers and the right password are both let in', async () => {
+		expect((await index()).status).toBe(200);
+		expect((await index(basicAuth('admin', ADMIN_APP_PASSWORD))).status).toBe(200);
+		expect((await index(basicAuth('admin', ADMIN_APP_PASSWORD.replace(/ /g, '')))).status).toBe(200);
+	});
+
+	test.each([
+		['a wrong password', basicAuth('admin', 'wrong pass word 0000 1111'), 'incorrect_password', 'The provided password is an invalid application password.'],
+		['the API key instead of an application password', basicAuth('admin', ADMIN_KEY), 'incorrect_password', 'The provided password is an invalid application password.'],
+		['an unknown user', basicAuth('nobody', ADMIN_APP_PASSWORD), 'invalid_username', 'Unknown username. Check again or try your email address.'],
+		['no colon', `Basic ${Buffer.from('admin').toString('base64')}`, 'rest_invalid_authorization', 'the Basic credentials must be "user:application password"'],
+		['another scheme', 'Digest abc', 'rest_invalid_authorization', 'the Authorization header must be "Basic <base64 of user:application password>"'],
+	])('%s is a 401 even on a public route', async (_case, authorization, code, message) => {
+		const res = await index(authorization);
+		expect(res.status).toBe(401);
+		expect(res.body).toEqual({ code, message, data: { status: 401 } });
 	});
 });
 
@@ -429,7 +452,7 @@ describe('nothing a client sends crashes the server', () => {
 		const res = await raw(method, url, init);
 		expect(res.status).toBe(status);
 		if (envelope === 'gateway') expect(res.body).toEqual({ success: false, message: expect.any(String) });
-		if (envelope === 'site') expect(res.body).toEqual({ code: expect.any(String), message: expect.any(String), data: { status } });
+		if (envelope === 'site') expect(res.body).toEqual({ code: expect.any(String), message: expect.any(String), data: expect.objectContaining({ status }) });
 	});
 
 	test.each([

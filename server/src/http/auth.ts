@@ -5,7 +5,11 @@ import type { AuthScheme } from './route';
 import { forbidden, notFound, unauthorized } from './errors';
 
 /** Resolves the caller of a route by its scheme; throws 401 with what is missing or wrong. */
-export function authenticate(scheme: AuthScheme, request: FastifyRequest, services: Services): { user?: UserRow; device?: DeviceRow } {
+export function authenticate(
+	scheme: AuthScheme,
+	request: FastifyRequest,
+	services: Services,
+): { user?: UserRow; device?: DeviceRow; siteUser?: UserRow | null } {
 	if (scheme === 'user') {
 		const header = request.headers.authorization;
 		const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
@@ -21,7 +25,25 @@ export function authenticate(scheme: AuthScheme, request: FastifyRequest, servic
 		if (!device) throw unauthorized('invalid instance token');
 		return { device };
 	}
+	if (scheme === 'site') return { siteUser: siteUser(request.headers.authorization, services) };
 	return {};
+}
+
+/**
+ * The site user of `Authorization: Basic`, as WordPress signs in application passwords; null without
+ * the header. Wrong credentials are a 401 even on a public route: the caller meant to be someone.
+ */
+function siteUser(header: string | undefined, services: Services): UserRow | null {
+	if (!header) return null;
+	const match = header.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
+	if (!match) throw unauthorized('the Authorization header must be "Basic <base64 of user:application password>"', 'rest_invalid_authorization');
+	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+	const colon = decoded.indexOf(':');
+	if (colon < 0) throw unauthorized('the Basic credentials must be "user:application password"', 'rest_invalid_authorization');
+	const { user, reason } = services.store.users.byAppPassword(decoded.slice(0, colon), decoded.slice(colon + 1));
+	if (reason === 'unknown_user') throw unauthorized('Unknown username. Check again or try your email address.', 'invalid_username');
+	if (!user) throw unauthorized('The provided password is an invalid application password.', 'incorrect_password');
+	return user;
 }
 
 /** The device named in a user route, which must belong to that user. */

@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { Services } from '../services';
 import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
-import { ApiError, badRequest, builtInIssues, validationMessage } from './errors';
+import { ApiError, badRequest, builtInIssues, invalidParams, validationMessage } from './errors';
 import { authenticate } from './auth';
 
 /** Every REST route is served under this prefix; `index.php?rest_route=` is rewritten onto it. */
@@ -36,12 +36,13 @@ export function rewriteRestRoute(url: string): string {
 /** `/wdm/v1/devices/{name}` -> `/wp-json/wdm/v1/devices/:name` */
 export const fastifyPath = (path: string) => REST_PREFIX + path.replace(/\{(\w+)\}/g, ':$1');
 
-function parse(schema: ZodType | undefined, input: unknown, where: string): unknown {
+/** Validates one part of the request: gateway routes answer one sentence, site routes WordPress's `data.params`. */
+function parse(schema: ZodType | undefined, input: unknown, where: string, gateway: boolean): unknown {
 	if (!schema) return input;
 	const value = input ?? {};
 	const result = schema.safeParse(value, builtInIssues);
-	if (!result.success) throw badRequest(validationMessage(result.error, value, where));
-	return result.data;
+	if (result.success) return result.data;
+	throw gateway ? badRequest(validationMessage(result.error, value, where)) : invalidParams(result.error, value, where);
 }
 
 /** Registers each route of the table on the Fastify instance: auth, validation, envelope. */
@@ -52,13 +53,14 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 			method: route.method,
 			url: fastifyPath(route.path),
 			handler: async (request, reply) => {
-				const { user, device } = authenticate(route.auth, request, services);
+				const { user, device, siteUser = null } = authenticate(route.auth, request, services);
 				const ctx = {
-					params: parse(route.params, request.params, 'path'),
-					query: parse(route.query, request.query, 'query'),
-					body: parse(route.body, request.body, 'body'),
+					params: parse(route.params, request.params, 'path', gateway),
+					query: parse(route.query, request.query, 'query', gateway),
+					body: parse(route.body, request.body, 'body', gateway),
 					user,
 					device,
+					siteUser,
 					services,
 					request,
 					reply,

@@ -84,6 +84,13 @@ export function fieldName(path: PropertyKey[], fallback: string): string {
 		.join('');
 }
 
+/** The sentence for one problem: the field (as `label` writes it) and the rule it broke. */
+function sentence(issue: ZodError['issues'][number], input: unknown, label: (path: PropertyKey[]) => string): string {
+	// A schema's own `error` text (refinements, regexes, ...) wins; built-in checks get one from their rule.
+	const text = issue.message !== BUILT_IN ? issue.message : rule(issue, valueAt(input, issue.path));
+	return `${label(issue.path)} ${text}`;
+}
+
 /** One sentence per problem, each naming the field (as `label` writes it) and the rule it broke. */
 export function validationMessage(
 	error: ZodError,
@@ -91,11 +98,24 @@ export function validationMessage(
 	where: string,
 	label: (path: PropertyKey[]) => string = (path) => fieldName(path, where),
 ): string {
-	return error.issues
-		.map((issue) => {
-			// A schema's own `error` text (refinements, regexes, ...) wins; built-in checks get one from their rule.
-			const text = issue.message !== BUILT_IN ? issue.message : rule(issue, valueAt(input, issue.path));
-			return `${label(issue.path)} ${text}`;
-		})
-		.join('; ');
+	return error.issues.map((issue) => sentence(issue, input, label)).join('; ');
+}
+
+/**
+ * WordPress's answer to bad parameters: missing ones as `rest_missing_callback_param` with their names,
+ * otherwise `rest_invalid_param` with one sentence per parameter in `data.params`.
+ */
+export function invalidParams(error: ZodError, input: unknown, where: string): ApiError {
+	const param = (path: PropertyKey[]) => (path.length ? String(path[0]) : where);
+	const missing = [
+		...new Set(
+			error.issues
+				.filter((issue) => issue.code === 'invalid_type' && issue.path.length === 1 && valueAt(input, issue.path) === undefined)
+				.map((issue) => param(issue.path)),
+		),
+	];
+	if (missing.length) return badRequest(`Missing parameter(s): ${missing.join(', ')}`, 'rest_missing_callback_param', { params: missing });
+	const params: Record<string, string> = {};
+	for (const issue of error.issues) params[param(issue.path)] ??= sentence(issue, input, (path) => fieldName(path, where));
+	return badRequest(`Invalid parameter(s): ${Object.keys(params).join(', ')}`, 'rest_invalid_param', { params });
 }

@@ -9,9 +9,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * How a route authenticates its caller:
  * - `user`: `Authorization: Bearer <user API key>` (device and sandbox routes)
  * - `instance`: header `token: <instance token>` (every other gateway route)
+ * - `site`: the site's routes: `Authorization: Basic <user>:<application password>` when given
+ *   (a wrong one is a 401), anonymous otherwise; the route checks capabilities
  * - `none`: public
  */
-export type AuthScheme = 'none' | 'user' | 'instance';
+export type AuthScheme = 'none' | 'user' | 'instance' | 'site';
 
 export interface RouteContext<P, Q, B> {
 	params: P;
@@ -21,6 +23,8 @@ export interface RouteContext<P, Q, B> {
 	user: UserRow;
 	/** Set for `instance` routes. */
 	device: DeviceRow;
+	/** For `site` routes: the signed-in site user, or null for an anonymous caller. */
+	siteUser: UserRow | null;
 	services: Services;
 	request: FastifyRequest;
 	reply: FastifyReply;

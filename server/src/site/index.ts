@@ -42,7 +42,7 @@ export function indexRoutes(table: Route[]): Route[] {
 	const index: Route = route({
 		method: 'GET',
 		path: '/',
-		auth: 'none',
+		auth: 'site',
 		summary: 'Site index: site data, namespaces, authentication and every route with its arguments',
 		query: namespaceQuery,
 		handler: ({ services }): object => ({
@@ -64,7 +64,7 @@ export function indexRoutes(table: Route[]): Route[] {
 		route({
 			method: 'GET',
 			path: `/${ns}`,
-			auth: 'none',
+			auth: 'site',
 			summary: `Index of the ${ns} namespace`,
 			query: namespaceQuery.extend({ namespace: z.string().default(ns) }),
 			handler: () => ({ namespace: ns, routes: routesMap(all, ns) }),

@@ -128,4 +128,21 @@ export const migrations: string[] = [
 	CREATE INDEX messages_device_track ON messages(device_id, track_source, track_id)
 		WHERE track_source IS NOT NULL OR track_id IS NOT NULL;
 	`,
+	// Site users: every user is also a site user with a WordPress role, signing in with application passwords.
+	`
+	ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'editor';
+	ALTER TABLE users ADD COLUMN display_name TEXT;
+	ALTER TABLE users ADD COLUMN email TEXT;
+	UPDATE users SET role = 'administrator' WHERE name = 'admin';
+
+	CREATE TABLE app_passwords (
+		uuid TEXT PRIMARY KEY,
+		user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+		name TEXT NOT NULL,
+		password_hash TEXT NOT NULL UNIQUE,
+		created_at INTEGER NOT NULL,
+		last_used INTEGER
+	);
+	CREATE INDEX app_passwords_user ON app_passwords(user_id);
+	`,
 ];

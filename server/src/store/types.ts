@@ -1,10 +1,24 @@
 /** Rows as SQLite stores them (booleans as 0/1, JSON as text). Views for clients live beside the routes. */
 
+export type SiteRole = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
+
 export interface UserRow {
 	id: number;
 	name: string;
 	api_key_hash: string;
 	created_at: number;
+	role: SiteRole;
+	display_name: string | null;
+	email: string | null;
+}
+
+export interface AppPasswordRow {
+	uuid: string;
+	user_id: number;
+	name: string;
+	password_hash: string;
+	created_at: number;
+	last_used: number | null;
 }
 
 export type DeviceStatus = 'disconnected' | 'connecting' | 'connected';

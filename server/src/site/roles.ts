@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { SiteRole, UserRow } from '../store/types';
+
+export const SITE_ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const satisfies readonly SiteRole[];
+export const siteRoleSchema = z.enum(SITE_ROLES);
+
+/** The primitive capabilities the content routes check, named as WordPress names them. */
+export type Capability =
+	| 'read'
+	| 'read_private_posts'
+	| 'read_private_pages'
+	| 'edit_posts'
+	| 'edit_others_posts'
+	| 'edit_published_posts'
+	| 'edit_private_posts'
+	| 'publish_posts'
+	| 'delete_posts'
+	| 'delete_others_posts'
+	| 'delete_published_posts'
+	| 'delete_private_posts'
+	| 'edit_pages'
+	| 'edit_others_pages'
+	| 'edit_published_pages'
+	| 'edit_private_pages'
+	| 'publish_pages'
+	| 'delete_pages'
+	| 'delete_others_pages'
+	| 'delete_published_pages'
+	| 'delete_private_pages'
+	| 'upload_files'
+	| 'unfiltered_html'
+	| 'list_users'
+	| 'manage_options';
+
+const CONTRIBUTOR: Capability[] = ['read', 'edit_posts', 'delete_posts'];
+const AUTHOR: Capability[] = [...CONTRIBUTOR, 'edit_published_posts', 'publish_posts', 'delete_published_posts', 'upload_files'];
+const EDITOR: Capability[] = [
+	...AUTHOR,
+	'read_private_posts',
+	'read_private_pages',
+	'edit_others_posts',
+	'edit_private_posts',
+	'delete_others_posts',
+	'delete_private_posts',
+	'edit_pages',
+	'edit_others_pages',
+	'edit_published_pages',
+	'edit_private_pages',
+	'publish_pages',
+	'delete_pages',
+	'delete_others_pages',
+	'delete_published_pages',
+	'delete_private_pages',
+	'unfiltered_html',
+	'list_users',
+];
+
+/** WordPress's default roles, each with the capabilities it grants. */
+const GRANTS: Record<SiteRole, ReadonlySet<Capability>> = {
+	subscriber: new Set(['read']),
+	contributor: new Set(CONTRIBUTOR),
+	author: new Set(AUTHOR),
+	editor: new Set(EDITOR),
+	administrator: new Set([...EDITOR, 'manage_options']),
+};
+
+/** Whether a site user (or an anonymous caller, `null`) has a capability. */
+export function can(user: UserRow | null, capability: Capability): boolean {
+	return user !== null && GRANTS[user.role].has(capability);
+}
