@@ -1,10 +1,22 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults } from '../shared/gateway';
 import { operationProperties } from '../shared/operations';
+import { deleteMessage } from './delete';
 import { download } from './download';
+import { edit } from './edit';
 import { find } from './find';
+import { markRead } from './markRead';
 import { setPresence } from './presence';
+import { react } from './react';
+import { requestPayment } from './requestPayment';
+import { sendCarousel } from './sendCarousel';
+import { sendContact } from './sendContact';
+import { sendLocation } from './sendLocation';
+import { sendLocationButton } from './sendLocationButton';
 import { sendMedia } from './sendMedia';
+import { sendMenu } from './sendMenu';
+import { sendPixButton } from './sendPixButton';
+import { sendStatus } from './sendStatus';
 import { sendText } from './sendText';
 
 export class WdmMessage implements INodeType {
@@ -22,6 +34,6 @@ export class WdmMessage implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([sendText, sendMedia, find, download, setPresence]),
+		properties: operationProperties([sendText, sendMedia, sendContact, sendLocation, sendStatus, sendLocationButton, requestPayment, sendPixButton, sendMenu, sendCarousel, find, download, setPresence, markRead, react, deleteMessage, edit]),
 	};
 }

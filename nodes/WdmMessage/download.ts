@@ -1,5 +1,6 @@
 import type { Operation } from '../shared/operations';
 import { base64ToBinary, unwrapData } from '../shared/gateway';
+import { messageIdField } from './fields';
 
 export const download: Operation = {
 	name: 'Download Media',
@@ -19,14 +20,7 @@ export const download: Operation = {
 		},
 	},
 	fields: [
-		{
-			displayName: 'Message ID',
-			name: 'id',
-			type: 'string',
-			required: true,
-			default: '',
-			routing: { send: { type: 'body', property: 'id' } },
-		},
+		messageIdField,
 		{
 			displayName: 'Put Output File in Field',
 			name: 'binaryPropertyName',
@@ -55,7 +49,8 @@ export const download: Operation = {
 					name: 'download_quoted',
 					type: 'boolean',
 					default: false,
-					description: 'Whether to download the media of the status this message quotes instead',
+					description:
+						'Whether to download the media of the status post or message this message replies to, instead of its own (e.g. a customer\'s reply to your status)',
 					routing: { send: { type: 'body', property: 'download_quoted' } },
 				},
 				{

@@ -14,6 +14,18 @@ export const numberField: INodeProperties = {
 	routing: { send: { type: 'body', property: 'number' } },
 };
 
+/** The message an action applies to. */
+export const messageIdField: INodeProperties = {
+	displayName: 'Message ID',
+	name: 'id',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 5511999990001:3EB0A1B2C3D4E5F6A7B8C9',
+	description: 'ID of the message, as a send, a trigger or Find gives it (its full ID or its network message ID)',
+	routing: { send: { type: 'body', property: 'id' } },
+};
+
 const body = (property: string) => ({ send: { type: 'body' as const, property } });
 
 /** The spec's common send fields, as Options entries; each send operation picks those its route lists. */
@@ -117,6 +129,9 @@ const COMMON: Record<string, INodeProperties> = {
 export type CommonField = keyof typeof COMMON;
 
 export const ALL_COMMON: CommonField[] = Object.keys(COMMON);
+
+/** The common fields but those named: most send routes list all but one or two of them. */
+export const commonExcept = (...names: CommonField[]): CommonField[] => ALL_COMMON.filter((name) => !names.includes(name));
 
 /** The Options collection of a send operation: its own optional fields, then the common ones it takes. */
 export function sendOptions(own: INodeProperties[], common: CommonField[]): INodeProperties {

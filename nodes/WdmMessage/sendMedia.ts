@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { binaryInput, unwrapData } from '../shared/gateway';
 import { ALL_COMMON, numberField, sendOptions } from './fields';
 
 /** Puts the chosen file source into `file`; a binary input also supplies MIME type and file name. */
-async function fileFromSource(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function fileFromSource(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const body = options.body as IDataObject;
 	const source = this.getNodeParameter('source') as string;
 	if (source === 'binary') {
@@ -19,6 +19,48 @@ async function fileFromSource(this: IExecuteSingleFunctions, options: IHttpReque
 }
 
 const showFor = (source: string) => ({ show: { source: [source] } });
+
+/** Where the file comes from: an input binary property, a URL the gateway downloads, or Base64 (`fileFromSource` reads them). */
+export const fileSourceFields: INodeProperties[] = [
+	{
+		displayName: 'File Source',
+		name: 'source',
+		type: 'options',
+		default: 'binary',
+		options: [
+			{ name: 'Binary Input', value: 'binary', description: 'A binary property of the input item' },
+			{ name: 'URL', value: 'url', description: 'The gateway downloads the file' },
+			{ name: 'Base64', value: 'base64', description: 'Base64 content or a data URI' },
+		],
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		description: 'Name of the binary property that holds the file',
+		displayOptions: showFor('binary'),
+	},
+	{
+		displayName: 'File URL',
+		name: 'fileUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/photo.jpg',
+		displayOptions: showFor('url'),
+	},
+	{
+		displayName: 'Base64 Content',
+		name: 'fileBase64',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		required: true,
+		displayOptions: showFor('base64'),
+	},
+];
 
 export const sendMedia: Operation = {
 	name: 'Send Media',
@@ -50,44 +92,7 @@ export const sendMedia: Operation = {
 			],
 			routing: { send: { type: 'body', property: 'type' } },
 		},
-		{
-			displayName: 'File Source',
-			name: 'source',
-			type: 'options',
-			default: 'binary',
-			options: [
-				{ name: 'Binary Input', value: 'binary', description: 'A binary property of the input item' },
-				{ name: 'URL', value: 'url', description: 'The gateway downloads the file' },
-				{ name: 'Base64', value: 'base64', description: 'Base64 content or a data URI' },
-			],
-		},
-		{
-			displayName: 'Input Binary Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			description: 'Name of the binary property that holds the file',
-			displayOptions: showFor('binary'),
-		},
-		{
-			displayName: 'File URL',
-			name: 'fileUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. https://example.com/photo.jpg',
-			displayOptions: showFor('url'),
-		},
-		{
-			displayName: 'Base64 Content',
-			name: 'fileBase64',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			required: true,
-			displayOptions: showFor('base64'),
-		},
+		...fileSourceFields,
 		sendOptions(
 			[
 				{

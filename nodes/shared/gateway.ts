@@ -110,7 +110,7 @@ export function pairsToObject(parameter: string, bodyKey: string) {
 	};
 }
 
-/** Reads a file from an input binary property: its Base64 content, MIME type and file name. */
+/** Reads a file from an input binary property: its bytes (and as Base64), MIME type and file name. */
 export async function binaryInput(this: IExecuteSingleFunctions, property: string) {
 	const binary = this.getInputData().binary?.[property];
 	if (!binary) {
@@ -122,7 +122,7 @@ export async function binaryInput(this: IExecuteSingleFunctions, property: strin
 	const buffer = await this.helpers.getBinaryDataBuffer(property);
 	// n8n keeps a download's Content-Type as given (`text/csv; charset=utf-8`): the gateway takes the bare type.
 	const mimeType = binary.mimeType?.split(';')[0].trim() || undefined;
-	return { base64: buffer.toString('base64'), mimeType, fileName: binary.fileName };
+	return { buffer, base64: buffer.toString('base64'), mimeType, fileName: binary.fileName };
 }
 
 export interface Base64ToBinaryOptions {

@@ -13,7 +13,11 @@ import { menuRoutes } from './gateway/send-menus';
 import { paymentRoutes } from './gateway/send-payments';
 import { statusRoutes } from './gateway/send-status';
 import { sandboxRoutes } from './network/sandbox';
+import { batchRoutes } from './site/batch';
+import { contentRoutes } from './site/content';
+import { mediaRoutes } from './site/content/media';
 import { indexRoutes } from './site/index';
+import { oembedRoutes } from './site/oembed';
 import { webhookRoutes } from './webhooks/routes';
 
 /**
@@ -37,6 +41,11 @@ const table: Route[] = [
 	...groupRoutes,
 	...communityRoutes,
 	...sandboxRoutes,
+	...oembedRoutes,
+	...contentRoutes,
+	...mediaRoutes,
+	// Its requests are matched against the whole table, known once it is built.
+	...batchRoutes(() => routes),
 ];
 
 export const routes: Route[] = [...indexRoutes(table), ...table];

@@ -7,6 +7,7 @@ import { WebhookDelivery } from './webhooks/delivery';
 import { Pairing } from './network/pairing';
 import { Presence } from './network/presence';
 import { Messaging } from './network/messaging';
+import { Groups } from './network/groups';
 import { SendQueue } from './network/send-queue';
 
 /** Everything a route handler may use, built once per server. */
@@ -17,6 +18,7 @@ export class Services {
 	readonly pairing: Pairing;
 	readonly presence: Presence;
 	readonly messaging: Messaging;
+	readonly groups: Groups;
 	readonly sendQueue: SendQueue;
 	/** Set once the server listens: where clients reach it (file URLs point here). */
 	baseUrl = '';
@@ -33,6 +35,7 @@ export class Services {
 		this.pairing = new Pairing(this.store, this.events, config);
 		this.presence = new Presence(this.store, this.events, config);
 		this.messaging = new Messaging(this.store, this.events, config, this.presence, () => this.baseUrl);
+		this.groups = new Groups(this.store, this.events, this.messaging, () => this.baseUrl);
 		this.sendQueue = new SendQueue(this.store, this.messaging, onError);
 		this.tokenKey = Buffer.from(this.store.meta.getOrCreate('token_key', () => crypto.randomBytes(32).toString('hex')), 'hex');
 	}

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, client, connectedDevice, startServer } from '../helpers/server';
 import { buildPackage, ensureN8n, n8nCli, nodeOutput } from './n8n';
 
 let server: App;
@@ -33,6 +33,15 @@ const node = (name: string, type: string, parameters: object, credentials?: obje
 	...(credentials ? { credentials } : {}),
 });
 const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
+
+/** An n8n instance of its own (a user folder per test) with a paired device and its credential imported. */
+async function n8nWithDevice(name: string) {
+	const device = await connectedDevice(server, name);
+	const instance = { id: `wdmE2e${name}Inst`.slice(0, 16).padEnd(16, '0'), name: `WDM ${name}` };
+	const n8n = await n8nCli(path.join(dir, `user-${name}`), path.join(dir, 'custom'));
+	await n8n.importCredentials([{ ...instance, type: 'wdmInstanceApi', data: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: device.token } }]);
+	return { device, n8n, credentials: { wdmInstanceApi: instance } };
+}
 
 test('Manual Trigger -> WDM Device: Get Status -> WDM Message: Send Text', async () => {
 	const device = await connectedDevice(server, 'shop');
@@ -72,4 +81,176 @@ test('Manual Trigger -> WDM Device: Get Status -> WDM Message: Send Text', async
 	// The server has the message, sent from the device the token belongs to.
 	const found = await client(server.url).post('/message/find', { id: sent.id }, { token: device.token });
 	expect(found.body.data.messages).toEqual([expect.objectContaining({ id: sent.id, text: 'status is connected' })]);
+}, 10 * 60_000);
+
+test('Send Menu -> React to it -> Label the chat -> Find the chat by label', async () => {
+	const { device, n8n, credentials } = await n8nWithDevice('menus');
+	const customer = '5511999990077';
+	await n8n.importWorkflow({
+		id: 'wdmE2eWorkflow02',
+		name: 'WDM e2e menus',
+		active: false,
+		settings: {},
+		nodes: [
+			node('Manual Trigger', 'n8n-nodes-base.manualTrigger', {}),
+			node(
+				'Send Menu',
+				'CUSTOM.wdmMessage',
+				{
+					operation: 'sendMenu',
+					number: customer,
+					menuType: 'button',
+					text: 'Your order is ready. Pick it up?',
+					buttons: { button: [{ label: 'Yes', kind: 'reply', value: 'yes' }, { label: 'Later', kind: 'reply', value: 'later' }] },
+				},
+				credentials,
+			),
+			node('React', 'CUSTOM.wdmMessage', { operation: 'react', number: '={{ $json.chatid }}', id: '={{ $json.id }}', text: '👍' }, credentials),
+			node('Label Chat', 'CUSTOM.wdmLabel', { operation: 'setChatLabels', number: customer, mode: 'add', labelId: '2' }, credentials),
+			node(
+				'Find Chat',
+				'CUSTOM.wdmChat',
+				{ operation: 'find', returnAll: true, filters: { conditions: [{ attribute: 'wa_label', operator: 'equals', value: '2' }] } },
+				credentials,
+			),
+		],
+		connections: {
+			'Manual Trigger': link('Send Menu'),
+			'Send Menu': link('React'),
+			React: link('Label Chat'),
+			'Label Chat': link('Find Chat'),
+		},
+	});
+	const run = await n8n.execute('wdmE2eWorkflow02');
+
+	expect(run.status).toBe('success');
+	const [menu] = nodeOutput(run, 'Send Menu');
+	expect(menu).toMatchObject({ messageType: 'button', content: { buttons: [{ type: 'REPLY', id: 'yes' }, { type: 'REPLY', id: 'later' }] } });
+	expect(nodeOutput(run, 'React')).toEqual([expect.objectContaining({ id: menu.id, reaction: '👍' })]);
+	expect(nodeOutput(run, 'Label Chat')).toEqual([expect.objectContaining({ labelids: ['2'] })]);
+	expect(nodeOutput(run, 'Find Chat')).toEqual([expect.objectContaining({ wa_chatid: `${customer}@s.whatsapp.net`, wa_label: ['2'] })]);
+
+	// The server agrees: the reaction is on the stored menu message.
+	const found = await client(server.url).post('/message/find', { id: menu.id }, { token: device.token });
+	expect(found.body.data.messages).toEqual([expect.objectContaining({ id: menu.id, reaction: '👍' })]);
+}, 10 * 60_000);
+
+test('Check Numbers -> Create a group with the valid ones -> Read its invite link', async () => {
+	const { n8n, credentials } = await n8nWithDevice('groups');
+	const sandbox = client(server.url, '/wp-json/sandbox/v1');
+	const [valid1, valid2, absent] = ['5511988880001', '5511988880002', '5511988880003'];
+	expect((await sandbox.post('/numbers', { number: absent, onNetwork: false }, { key: ADMIN_KEY })).status).toBe(200);
+	await n8n.importWorkflow({
+		id: 'wdmE2eWorkflow03',
+		name: 'WDM e2e groups',
+		active: false,
+		settings: {},
+		nodes: [
+			node('Manual Trigger', 'n8n-nodes-base.manualTrigger', {}),
+			node(
+				'Check Numbers',
+				'CUSTOM.wdmContact',
+				{ operation: 'checkNumbers', numbers: { values: [{ number: valid1 }, { number: absent }, { number: valid2 }] } },
+				credentials,
+			),
+			{
+				...node(
+					'Create Group',
+					'CUSTOM.wdmGroup',
+					{
+						operation: 'create',
+						name: 'Valid customers',
+						participants: { values: [{ number: "={{ $('Check Numbers').all().filter((i) => i.json.isInWhatsapp).map((i) => i.json.jid) }}" }] },
+					},
+					credentials,
+				),
+				executeOnce: true,
+			},
+			node('Get Group', 'CUSTOM.wdmGroup', { operation: 'get', groupjid: '={{ $json.jid }}', options: { getInviteLink: true } }, credentials),
+		],
+		connections: { 'Manual Trigger': link('Check Numbers'), 'Check Numbers': link('Create Group'), 'Create Group': link('Get Group') },
+	});
+	const run = await n8n.execute('wdmE2eWorkflow03');
+
+	expect(run.status).toBe('success');
+	expect(nodeOutput(run, 'Check Numbers').map((c) => [c.query, c.isInWhatsapp])).toEqual([
+		[valid1, true],
+		[absent, false],
+		[valid2, true],
+	]);
+	const [created] = nodeOutput(run, 'Create Group');
+	expect(created.participants.map((p: { jid: string }) => p.jid)).toEqual(
+		expect.arrayContaining([`${valid1}@s.whatsapp.net`, `${valid2}@s.whatsapp.net`]),
+	);
+	expect(created.participants.map((p: { jid: string }) => p.jid)).not.toContain(`${absent}@s.whatsapp.net`);
+	const [group] = nodeOutput(run, 'Get Group');
+	expect(group).toMatchObject({ jid: created.jid, name: 'Valid customers', inviteLink: expect.stringMatching(/^https:\/\/chat\.whatsapp\.com\/\w+$/) });
+}, 10 * 60_000);
+
+test('Upload an image -> Create a post featuring it -> Update the post -> List its revisions', async () => {
+	const n8n = await n8nCli(path.join(dir, 'user-site'), path.join(dir, 'custom'));
+	const site = { id: 'wdmE2eSiteCred01', name: 'WDM site' };
+	await n8n.importCredentials([
+		{ ...site, type: 'wdmSiteApi', data: { url: server.url, addressing: 'restRoute', username: 'admin', password: ADMIN_APP_PASSWORD } },
+	]);
+	const credentials = { wdmSiteApi: site };
+	const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+	await n8n.importWorkflow({
+		id: 'wdmE2eWorkflow04',
+		name: 'WDM e2e site',
+		active: false,
+		settings: {},
+		nodes: [
+			node('Manual Trigger', 'n8n-nodes-base.manualTrigger', {}),
+			{ ...node('Image', 'n8n-nodes-base.set', { mode: 'raw', jsonOutput: JSON.stringify({ png }) }), typeVersion: 3.4 },
+			{
+				...node('To File', 'n8n-nodes-base.convertToFile', {
+					operation: 'toBinary',
+					sourceProperty: 'png',
+					binaryPropertyName: 'data',
+					options: { fileName: 'cover.png', mimeType: 'image/png' },
+				}),
+				typeVersion: 1.1,
+			},
+			node('Upload', 'CUSTOM.wdmMedia', { operation: 'upload', binaryPropertyName: 'data', options: { alt_text: 'Cover' } }, credentials),
+			node(
+				'Create Post',
+				'CUSTOM.wdmPost',
+				{
+					operation: 'create',
+					title: 'Launch day',
+					content: 'We are live.',
+					additionalFields: { status: 'publish', featured_media: '={{ $json.id }}' },
+				},
+				credentials,
+			),
+			node('Update Post', 'CUSTOM.wdmPost', { operation: 'update', postId: '={{ $json.id }}', updateFields: { title: 'Launch day: we are live' } }, credentials),
+			node('Revisions', 'CUSTOM.wdmPost', { operation: 'getRevisions', postId: '={{ $json.id }}', returnAll: true }, credentials),
+		],
+		connections: {
+			'Manual Trigger': link('Image'),
+			Image: link('To File'),
+			'To File': link('Upload'),
+			Upload: link('Create Post'),
+			'Create Post': link('Update Post'),
+			'Update Post': link('Revisions'),
+		},
+	});
+	const run = await n8n.execute('wdmE2eWorkflow04');
+
+	expect(run.status).toBe('success');
+	const [media] = nodeOutput(run, 'Upload');
+	expect(media).toMatchObject({ mime_type: 'image/png', alt_text: 'Cover', media_details: { width: 1, height: 1 } });
+	const [created] = nodeOutput(run, 'Create Post');
+	expect(created).toMatchObject({ status: 'publish', featured_media: media.id, title: { rendered: 'Launch day' } });
+	expect(nodeOutput(run, 'Update Post')).toEqual([expect.objectContaining({ id: created.id, title: expect.objectContaining({ rendered: 'Launch day: we are live' }) })]);
+	const revisions = nodeOutput(run, 'Revisions');
+	expect(revisions.map((r) => r.parent)).toEqual(revisions.map(() => created.id));
+	expect(revisions.map((r) => r.title.rendered)).toContain('Launch day: we are live');
+
+	// The site serves the uploaded file, and the post points at it.
+	const file = await fetch(media.source_url);
+	expect(Buffer.from(await file.arrayBuffer())).toEqual(Buffer.from(png, 'base64'));
+	const stored = await fetch(`${server.url}/wp-json/cms/v2/posts/${created.id}?context=edit`, { headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) } });
+	expect(await stored.json()).toMatchObject({ featured_media: media.id, title: { raw: 'Launch day: we are live' } });
 }, 10 * 60_000);

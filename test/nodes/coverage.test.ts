@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { routes } from '../../server/src/routes';
+import { namespaceOf } from '../../server/src/http/route';
 import { NODE_TYPES } from '../helpers/nodes';
 
 const GATEWAY_CREDENTIALS = ['wdmUserApi', 'wdmInstanceApi'];
@@ -15,12 +16,15 @@ const GATEWAY = '/wdm/v1';
 /** `=/devices/{{encodeURIComponent($parameter.device)}}/qr` and `/devices/{name}/qr` both become `/devices/{}/qr`. */
 const shape = (url: string) => url.replace(/^=/, '').replace(/\{\{.*?\}\}|\{\w+\}/g, '{}');
 
+/** Every operation of a node (a node with resources has one `operation` selector per resource). */
 function operationsOf(node: INodeType) {
-	const selector = node.description.properties.find((p: INodeProperties) => p.name === 'operation')!;
-	return (selector.options as INodePropertyOptions[]).map((option) => {
-		const request = option.routing?.request as { method: string; url: string };
-		return { node: node.description.name, operation: option.value, route: `${request.method} ${shape(request.url)}` };
-	});
+	const selectors = node.description.properties.filter((p: INodeProperties) => p.name === 'operation');
+	return selectors.flatMap((selector) =>
+		(selector.options as INodePropertyOptions[]).map((option) => {
+			const request = option.routing?.request as { method: string; url: string };
+			return { node: node.description.name, operation: option.value, route: `${request.method} ${shape(request.url)}` };
+		}),
+	);
 }
 
 const operations = gatewayNodes.flatMap(operationsOf);
@@ -42,4 +46,50 @@ test('every node operation calls a route the server has', () => {
 test('no two operations call the same route', () => {
 	const seen = operations.map((o) => o.route);
 	expect(seen.filter((r, i) => seen.indexOf(r) !== i)).toEqual([]);
+});
+
+describe('site', () => {
+	/** The site nodes: every action node on the site credential. Their URLs are REST routes (`siteRoute`). */
+	const siteNodes = Object.values(NODE_TYPES).filter(
+		(node) => hasOperations(node) && node.description.credentials?.some((c) => c.name === 'wdmSiteApi'),
+	);
+	const siteOperations = siteNodes.flatMap(operationsOf);
+
+	/** `/cms/v2` or `/builder/v1/documents`: a namespace's index, which one operation serves for all of them (`/{}`). */
+	const isNamespaceIndex = (path: string) => path !== '/' && path === `/${namespaceOf(path)}`;
+	const siteShape = (r: (typeof routes)[number]) => (isNamespaceIndex(r.path) ? 'GET /{}' : `${r.method} ${shape(r.path)}`);
+	const GATEWAY_NAMESPACES = ['wdm/v1', 'sandbox/v1'];
+	const siteRoutes = routes.filter((r) => isNamespaceIndex(r.path) || !GATEWAY_NAMESPACES.includes(namespaceOf(r.path)));
+
+	/** The namespaces whose every route must be a node operation: the server's own routes (`/`, batch), oEmbed, the core content. */
+	const COVERED = ['', 'oembed/1.0', 'cms/v2'];
+
+	/**
+	 * WordPress serves an update at POST, PUT and PATCH alike (its EDITABLE methods): one operation on any
+	 * of them covers the others of the same route.
+	 */
+	const EDITABLE = ['POST', 'PUT', 'PATCH'];
+	const editable = (shaped: string) => {
+		const [method, path] = shaped.split(' ');
+		const methods = siteRoutes.filter((r) => siteShape(r).endsWith(` ${path}`)).map((r) => r.method);
+		return EDITABLE.includes(method) && methods.filter((m) => EDITABLE.includes(m)).length > 1 ? `EDITABLE ${path}` : shaped;
+	};
+
+	test('every route of the covered site namespaces, and every namespace index, has a node operation', () => {
+		const covered = new Set(siteOperations.map((o) => editable(o.route)));
+		const required = [...new Set(siteRoutes.filter((r) => isNamespaceIndex(r.path) || COVERED.includes(namespaceOf(r.path))).map(siteShape))];
+		expect(required.filter((r) => !covered.has(editable(r)))).toEqual([]);
+		expect(required).toEqual(expect.arrayContaining(['GET /', 'GET /{}', 'POST /batch/v1', 'GET /oembed/1.0/embed', 'GET /oembed/1.0/proxy']));
+	});
+
+	test('every site operation calls a route the server has', () => {
+		const known = new Set(siteRoutes.map(siteShape));
+		expect(siteOperations.filter((o) => !known.has(o.route))).toEqual([]);
+	});
+
+	test('no two site operations call the same route', () => {
+		// A Download reads the item (the route Get calls too), then fetches its file into binary data.
+		const seen = siteOperations.filter((o) => o.operation !== 'download').map((o) => o.route);
+		expect(seen.filter((r, i) => seen.indexOf(r) !== i)).toEqual([]);
+	});
 });

@@ -146,8 +146,9 @@ describe('addressing: /wp-json/<route> and /index.php?rest_route=<route>', () =>
 	test.each(routes.map((r) => [r.method, r.path, r.auth]))('%s %s answers the same at both addresses', async (method, path, auth) => {
 		const pretty = await raw(method, wpJson(pathOf(path)));
 		const query = await raw(method, plain(pathOf(path)));
-		// Site routes are public to anonymous callers; gateway routes need their key or token.
-		expect(pretty.status).toBe(auth === 'none' || auth === 'site' ? 200 : 401);
+		// Gateway routes need their key or token; site routes decide what an anonymous caller (without a body) gets.
+		if (auth === 'user' || auth === 'instance') expect(pretty.status).toBe(401);
+		else expect(pretty.status).toBeLessThan(500);
 		expect(query.status).toBe(pretty.status);
 		expect(query.body).toEqual(pretty.body);
 	});
@@ -170,7 +171,8 @@ describe('addressing: /wp-json/<route> and /index.php?rest_route=<route>', () =>
 	test('query parameters after rest_route reach the route', async () => {
 		const bad = await raw('GET', '/index.php?rest_route=/wdm/v1&context=nope');
 		expect(bad.status).toBe(400);
-		expect(bad.body).toEqual({ success: false, message: 'context must be one of: "view", "embed", "edit"' });
+		// The namespace's index is the REST server's own route: WordPress's error, not the gateway envelope.
+		expect(bad.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { context: 'context must be one of: "view", "embed", "edit"' } } });
 		expect((await raw('GET', '/index.php?rest_route=/wdm/v1&context=edit')).status).toBe(200);
 	});
 
@@ -212,11 +214,11 @@ describe('unknown routes', () => {
 	});
 
 	test.each([
-		['GET', '/wp-json/cms/v2/posts', 'no route matches GET /cms/v2/posts'],
+		['GET', '/wp-json/cms/v2/comments', 'no route matches GET /cms/v2/comments'],
 		['GET', '/wp-json/wdm/v2/devices', 'no route matches GET /wdm/v2/devices'],
 		['GET', '/wp-json/wdm', 'no route matches GET /wdm'],
 		['POST', '/wp-json/', 'no route matches POST /'],
-		['GET', '/index.php?rest_route=/oembed/1.0/embed', 'no route matches GET /oembed/1.0/embed'],
+		['GET', '/index.php?rest_route=/oembed/1.0/nothing', 'no route matches GET /oembed/1.0/nothing'],
 		['GET', '/nope', 'no route matches GET /nope'],
 	])('%s %s is 404 WordPress-style', async (method, url, message) => {
 		const res = await raw(method, url);
@@ -286,7 +288,7 @@ describe('request bodies', () => {
 
 	test('an empty body on a route with a required enum names both fields', async () => {
 		const res = await post('/message/presence', undefined);
-		expect(res.body).toEqual({ success: false, message: 'number is required; presence must be one of: "composing", "recording", "paused"' });
+		expect(res.body).toEqual({ success: false, message: 'number is required; presence is required' });
 	});
 
 	test('a body over the limit is 413', async () => {
@@ -502,7 +504,9 @@ describe('site index', () => {
 		const out: Record<string, { required: boolean; enum?: unknown[]; itemsEnum?: unknown[] }> = {};
 		for (const schema of [route.params, route.query, route.body] as (ZodType | undefined)[]) {
 			if (!schema) continue;
-			const shape = (schema as unknown as { shape: Record<string, ZodType> }).shape;
+			// A query read the PHP way (`phpQuery`) is a preprocessing pipe into its object.
+			const object = (schema.def.type === 'pipe' ? (schema.def as unknown as { out: ZodType }).out : schema) as unknown as { shape: Record<string, ZodType> };
+			const shape = object.shape;
 			for (const [name, field] of Object.entries(shape)) {
 				let inner = field as unknown as { def: { type: string; innerType?: unknown; element?: unknown }; options?: unknown[] };
 				while (inner.def.innerType) inner = inner.def.innerType as typeof inner;
@@ -528,8 +532,8 @@ describe('site index', () => {
 			name: 'WDM reference site',
 			url: server.url,
 			home: server.url,
-			namespaces: ['wdm/v1', 'sandbox/v1'],
-			authentication: {},
+			namespaces: expect.arrayContaining(['cms/v2', 'wdm/v1', 'sandbox/v1']),
+			authentication: { 'application-passwords': expect.any(Object) },
 		});
 		// The plain-permalink forms give the same index.
 		expect((await raw('GET', '/index.php?rest_route=/')).body).toEqual(index.body);
@@ -574,11 +578,11 @@ describe('site index', () => {
 		for (const url of [`/wp-json/${ns}`, `/index.php?rest_route=/${ns}`]) {
 			const res = await raw('GET', url);
 			expect(res.status).toBe(200);
-			expect(res.body.success).toBe(true);
-			expect(res.body.data.namespace).toBe(ns);
+			// The REST server's own route: bare, as WordPress answers it, not in the gateway envelope.
+			expect(res.body.namespace).toBe(ns);
 			const expected = [...new Set(routes.filter((r) => namespaceOf(r.path) === ns).map((r) => pattern(r.path)))].sort();
-			expect(Object.keys(res.body.data.routes).sort()).toEqual(expected);
-			expect(res.body.data.routes).toEqual(Object.fromEntries(expected.map((p) => [p, index.body.routes[p]])));
+			expect(Object.keys(res.body.routes).sort()).toEqual(expected);
+			expect(res.body.routes).toEqual(Object.fromEntries(expected.map((p) => [p, index.body.routes[p]])));
 		}
 	});
 });

@@ -1,4 +1,31 @@
-import type { Route } from '../http/route';
+import { z } from 'zod';
+import { route } from '../http/route';
+import { inviteLink } from '../network/groups';
+import { groupJid, groupName } from './groups';
 
-/** Communities. */
-export const communityRoutes: Route[] = [];
+/** Communities: a parent group with an announcement group, to which groups are linked. */
+export const communityRoutes = [
+	route({
+		method: 'POST',
+		path: '/wdm/v1/community/create',
+		auth: 'instance',
+		summary: 'Create a community, with its announcement group; the device is its super admin',
+		body: z.strictObject({ name: groupName }),
+		handler: ({ services, device, body }) => {
+			const community = services.groups.createCommunity(device, body.name);
+			return { ...services.groups.view(community), inviteCode: community.invite_code, inviteLink: inviteLink(community) };
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/wdm/v1/community/editgroups',
+		auth: 'instance',
+		summary: 'Add groups to a community or remove them; one result per group',
+		body: z.strictObject({ community: groupJid, action: z.enum(['add', 'remove']), groupjids: z.array(groupJid).min(1) }),
+		handler: ({ services, device, body }) => {
+			const { community, results } = services.groups.editCommunity(device, body.community, body.action, body.groupjids);
+			return { ...services.groups.view(community), results };
+		},
+	}),
+];

@@ -1,11 +1,43 @@
 import { z } from 'zod';
 import { route } from '../http/route';
-import { ApiError, badRequest, notFound } from '../http/errors';
-import { recipient } from '../http/schema';
-import { parseAddress } from '../network/jid';
+import { ApiError, article, badRequest, notFound } from '../http/errors';
+import { nonEmpty, recipient } from '../http/schema';
+import { parseAddress, userJid } from '../network/jid';
+import type { Services } from '../services';
+import type { DeviceRow, MessageRow } from '../store/types';
 import { messageView, fileUrl } from './views';
 
 const AUDIO_TYPES = new Set(['audio', 'myaudio', 'ptt']);
+
+/** The network accepts edits for 15 minutes after a message was sent. */
+const EDIT_WINDOW_MS = 15 * 60 * 1000;
+
+/** The device's message with this id (or network id); another device's message is as unknown as one that never was. */
+function messageOf(services: Services, device: DeviceRow, id: string): MessageRow {
+	const row = services.store.messages.byId(device.id, id);
+	if (!row) throw notFound(`id: no message with id "${id}" on this device`);
+	return row;
+}
+
+/** Refuses an action on a message the network does not carry: one still queued, refused (failed) or deleted. */
+function mustBeOnNetwork(row: MessageRow, action: string) {
+	if (row.status === 'deleted') throw badRequest(`id: message "${row.id}" was deleted, so it cannot be ${action}`);
+	if (row.status === 'queued' || row.status === 'failed') {
+		throw badRequest(`id: message "${row.id}" has not been sent (status: ${row.status}), so it cannot be ${action}`);
+	}
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** One emoji: a single grapheme (skin tones, ZWJ families and flags are one) that is pictographic, a flag or a keycap. */
+const isOneEmoji = (text: string) =>
+	[...graphemes.segment(text)].length === 1 && /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u.test(text);
+
+/** `number` names the message's chat: the bare number, its JID or its `@lid` form. */
+const isChatOf = (number: string, row: MessageRow) => {
+	const to = parseAddress(number, 'number');
+	return to.jid === row.chatid || (to.phone !== undefined && !to.isGroup && userJid(to.phone) === row.chatid);
+};
 
 export const messageRoutes = [
 	route({
@@ -52,12 +84,13 @@ export const messageRoutes = [
 		}),
 		handler: ({ services, device, body }) => {
 			const { messages, files } = services.store;
-			let message = messages.byId(device.id, body.id);
-			if (!message) throw notFound(`id: no message with id "${body.id}" on this device`);
+			let message = messageOf(services, device, body.id);
 			if (body.download_quoted) {
 				if (!message.quoted) throw badRequest(`download_quoted: message "${body.id}" does not quote another message`);
-				message = messages.byId(device.id, message.quoted);
-				if (!message) throw notFound(`download_quoted: the quoted message is no longer stored on this device`);
+				// The quoted message (a status post, a media message) may be gone or deleted: then there is nothing to download.
+				const quoted = messages.byId(device.id, message.quoted);
+				if (!quoted?.file_id) throw badRequest(`download_quoted: the message that "${body.id}" quotes has no media to download`);
+				message = quoted;
 			}
 			const file = message.file_id ? files.byId(message.file_id) : undefined;
 			if (!file) throw badRequest(`id: message "${message.id}" has no media to download`);
@@ -76,6 +109,97 @@ export const messageRoutes = [
 				...(body.return_link ? { fileURL: fileUrl(services.baseUrl, file.id, file.file_name) } : {}),
 				...(body.return_base64 ? { base64Data: file.data.toString('base64') } : {}),
 			};
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/wdm/v1/message/markread',
+		auth: 'instance',
+		summary: 'Mark received messages read: their chat counts them read, and the sender sees them read',
+		body: z.strictObject({
+			// The spec's array; one id on its own is taken as a list of one.
+			id: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(nonEmpty).min(1).max(1000)),
+		}),
+		handler: ({ services, device, body }) => {
+			const found = body.id.map((id) => ({ id, row: services.store.messages.byId(device.id, id) }));
+			const unknown = found.filter((f) => !f.row).map((f) => `"${f.id}"`);
+			if (unknown.length === 1) throw notFound(`id: no message with id ${unknown[0]} on this device`);
+			if (unknown.length) throw notFound(`id: no messages with ids ${unknown.join(', ')} on this device`);
+			const rows = found.map((f) => f.row!);
+			const sent = rows.find((row) => row.from_me);
+			if (sent) throw badRequest(`id: message "${sent.id}" was sent by this device; only received messages can be marked read`);
+			services.messaging.checkConnected(device);
+			// The same message named twice (by id and by network id) is read once.
+			const unique = [...new Map(rows.map((row) => [row.id, row])).values()];
+			return services.messaging.markRead(device, unique).map((row) => messageView(row, services.baseUrl));
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/wdm/v1/message/react',
+		auth: 'instance',
+		summary: 'React to a message with an emoji, or remove the reaction with an empty text',
+		body: z.strictObject({
+			number: recipient,
+			text: z
+				.string()
+				.trim()
+				// Long texts stop here, before the emoji check reads them.
+				.max(64, { abort: true })
+				.refine((text) => text === '' || isOneEmoji(text), { error: 'must be a single emoji, or empty to remove the reaction' }),
+			id: nonEmpty,
+		}),
+		handler: ({ services, device, body }) => {
+			const row = messageOf(services, device, body.id);
+			if (!isChatOf(body.number, row)) throw badRequest(`number: message "${body.id}" is in chat ${row.chatid}, not in ${body.number}`);
+			mustBeOnNetwork(row, 'reacted to');
+			services.messaging.checkConnected(device);
+			return messageView(services.messaging.react(device, row, userJid(device.phone!), body.text), services.baseUrl);
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/wdm/v1/message/delete',
+		auth: 'instance',
+		summary: 'Delete a message the device sent, for everyone',
+		body: z.strictObject({ id: nonEmpty }),
+		handler: ({ services, device, body }) => {
+			const row = messageOf(services, device, body.id);
+			if (!row.from_me) {
+				throw badRequest(`id: message "${body.id}" was sent by ${row.sender}; only messages sent by this device can be deleted for everyone`);
+			}
+			// Deleting twice is not an error: a retried workflow gets the same answer.
+			if (row.status === 'deleted') return messageView(row, services.baseUrl);
+			// A message still queued (or refused) never reached the network: deleting it here cancels it.
+			if (row.status !== 'queued' && row.status !== 'failed') services.messaging.checkConnected(device);
+			return messageView(services.messaging.deleteForEveryone(device, row), services.baseUrl);
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/wdm/v1/message/edit',
+		auth: 'instance',
+		summary: 'Replace the text of a text message the device sent (within 15 minutes of sending)',
+		body: z.strictObject({
+			id: nonEmpty,
+			text: z.string().refine((text) => text.trim() !== '', { error: 'must not be empty' }),
+		}),
+		handler: ({ services, device, body }) => {
+			const row = messageOf(services, device, body.id);
+			if (!row.from_me) throw badRequest(`id: message "${body.id}" was sent by ${row.sender}; only messages sent by this device can be edited`);
+			if (row.message_type !== 'text') {
+				throw badRequest(`id: message "${body.id}" is ${article(row.message_type)} message; only text messages can be edited`);
+			}
+			mustBeOnNetwork(row, 'edited');
+			if (Date.now() - row.timestamp > EDIT_WINDOW_MS) {
+				throw badRequest(`id: message "${body.id}" was sent more than 15 minutes ago; the network accepts edits for 15 minutes only`);
+			}
+			services.messaging.checkConnected(device);
+			return messageView(services.messaging.edit(device, row, body.text), services.baseUrl);
 		},
 	}),
 

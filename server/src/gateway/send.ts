@@ -2,14 +2,15 @@ import { z } from 'zod';
 import { route } from '../http/route';
 import { article, badRequest } from '../http/errors';
 import { recipient } from '../http/schema';
-import { loadMedia } from '../media/load';
-import { parseAddress } from '../network/jid';
-import { commonFields, fillPlaceholders, sendMessage } from './sending';
+import { loadMedia, type Media } from '../media/load';
+import type { Services } from '../services';
+import { commonFields, fillPlaceholders, recipientOf, sendMessage } from './sending';
 
 const MEDIA_TYPES = ['image', 'video', 'document', 'audio', 'myaudio', 'ptt', 'ptv', 'sticker'] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
 
 /** Which files each media type takes: the network refuses, say, a PDF sent as an image. */
-const MEDIA_FAMILY: Record<(typeof MEDIA_TYPES)[number], string | undefined> = {
+const MEDIA_FAMILY: Record<MediaType, string | undefined> = {
 	image: 'image/',
 	sticker: 'image/',
 	video: 'video/',
@@ -21,6 +22,27 @@ const MEDIA_FAMILY: Record<(typeof MEDIA_TYPES)[number], string | undefined> = {
 };
 
 const URL_IN_TEXT = /https?:\/\/[^\s<>"']+/i;
+
+/** The `mimetype` field of the media routes. */
+export const mimetypeField = z
+	.string()
+	.regex(/^[\w.+-]+\/[\w.+-]+$/, { error: 'must be a MIME type such as image/png' })
+	.optional();
+
+/** Loads the `file` of a media message (URL, data URI or Base64) and checks that it fits the message type. */
+export async function loadMediaFor(
+	services: Services,
+	type: MediaType,
+	file: string,
+	given: { mimetype?: string; fileName?: string },
+): Promise<Media> {
+	const media = await loadMedia(file, 'file', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, given);
+	const family = MEDIA_FAMILY[type];
+	if (family && !media.mimetype.startsWith(family)) {
+		throw badRequest(`file: ${article(type)} message needs ${article(family)}* file (got ${media.mimetype})`);
+	}
+	return media;
+}
 
 export const sendRoutes = [
 	route({
@@ -72,25 +94,15 @@ export const sendRoutes = [
 			text: z.string().optional(),
 			docName: z.string().trim().min(1).max(255).optional(),
 			thumbnail: z.string().optional(),
-			mimetype: z
-				.string()
-				.regex(/^[\w.+-]+\/[\w.+-]+$/, { error: 'must be a MIME type such as image/png' })
-				.optional(),
+			mimetype: mimetypeField,
 			...commonFields,
 		}),
 		handler: async (ctx) => {
 			const { body, services } = ctx;
 			// Refuse before downloading anything when the message could not go out anyway.
-			services.messaging.check(ctx.device, parseAddress(body.number, 'number'));
+			services.messaging.check(ctx.device, recipientOf(body.number));
 			services.messaging.quotedOf(ctx.device, body.replyid);
-			const media = await loadMedia(body.file, 'file', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, {
-				mimetype: body.mimetype,
-				fileName: body.docName,
-			});
-			const family = MEDIA_FAMILY[body.type];
-			if (family && !media.mimetype.startsWith(family)) {
-				throw badRequest(`file: ${article(body.type)} message needs ${article(family)}* file (got ${media.mimetype})`);
-			}
+			const media = await loadMediaFor(services, body.type, body.file, { mimetype: body.mimetype, fileName: body.docName });
 			return sendMessage(ctx, body.number, body, {
 				type: body.type,
 				text: fillPlaceholders(body.text, body.placeholders) ?? null,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteContext } from '../http/route';
 import type { Draft } from '../network/messaging';
-import { networkFailure } from '../http/errors';
-import { parseAddress } from '../network/jid';
+import { badRequest, networkFailure } from '../http/errors';
+import { type Address, parseAddress, STATUS_JID } from '../network/jid';
 import { messageView } from './views';
 
 /** The common fields of the send routes (spec: "Common fields"); each route picks the ones it lists. */
@@ -18,6 +18,11 @@ export const commonFields = {
 	async: z.boolean().optional(),
 	placeholders: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
 };
+
+/** The common fields a route lists, in a body schema: `...pickCommon('delay', 'async')`. */
+export function pickCommon<K extends keyof typeof commonFields>(...names: K[]): Pick<typeof commonFields, K> {
+	return Object.fromEntries(names.map((name) => [name, commonFields[name]])) as Pick<typeof commonFields, K>;
+}
 
 export type CommonFields = { [K in keyof typeof commonFields]?: z.output<(typeof commonFields)[K]> };
 
@@ -37,20 +42,28 @@ function mentionList(mentions: CommonFields['mentions']): string[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The chat a send route's `number` names; the status feed is only for /send/status. */
+export function recipientOf(number: string): Address {
+	const to = parseAddress(number, 'number');
+	if (to.jid === STATUS_JID) throw badRequest(`number: ${STATUS_JID} is the device's status feed; publish a status with /send/status`);
+	return to;
+}
+
 /**
  * Sends what a send route built, honouring the common fields: `delay` shows typing (or recording,
  * for voice notes) first, `async` hands the message to the persisted queue and answers at once.
+ * `to` is the route's `number`, or an address the route chose itself (the status feed).
  */
 export async function sendMessage(
 	ctx: RouteContext<unknown, unknown, unknown>,
-	number: string,
+	to: string | Address,
 	common: CommonFields,
 	message: Omit<Draft, 'to' | 'quoted' | 'mentions' | 'forwarded' | 'track_source' | 'track_id' | 'readchat' | 'readmessages'>,
 ) {
 	const { services } = ctx;
 	const draft: Draft = {
 		...message,
-		to: parseAddress(number, 'number'),
+		to: typeof to === 'string' ? recipientOf(to) : to,
 		quoted: common.replyid,
 		mentions: mentionList(common.mentions),
 		forwarded: common.forward,
@@ -61,9 +74,11 @@ export async function sendMessage(
 	};
 	const delay = common.delay ?? 0;
 	const presence = message.type === 'ptt' || message.type === 'myaudio' ? 'recording' : 'composing';
+	// Nobody watches a status being typed: the status feed is not a conversation.
+	const showPresence = delay > 0 && draft.to.jid !== STATUS_JID;
 	if (common.async) {
 		const row = services.messaging.enqueue(ctx.device, draft, Date.now() + delay);
-		if (delay > 0) services.presence.set(ctx.device, draft.to.jid, presence, delay);
+		if (showPresence) services.presence.set(ctx.device, draft.to.jid, presence, delay);
 		services.sendQueue.worker.wake();
 		return messageView(row, services.baseUrl);
 	}
@@ -71,7 +86,7 @@ export async function sendMessage(
 		services.messaging.check(ctx.device, draft.to);
 		// Refuse a bad replyid now, not after showing typing for the whole delay.
 		services.messaging.quotedOf(ctx.device, draft.quoted);
-		services.presence.set(ctx.device, draft.to.jid, presence, delay);
+		if (showPresence) services.presence.set(ctx.device, draft.to.jid, presence, delay);
 		await sleep(delay);
 	}
 	// The device may have been logged out, or deleted, while the request waited. It is read again in the

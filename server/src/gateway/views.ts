@@ -1,5 +1,6 @@
 import type { ChatRow, DeviceRow, MessageRow, WebhookRow } from '../store/types';
 import { userJid } from '../network/jid';
+import type { GroupParticipantRow, GroupRow } from '../store/types';
 
 /** How the gateway shows its records to clients (field names per DESIGN.md). */
 
@@ -39,6 +40,7 @@ export function messageView(row: MessageRow, baseUrl: string) {
 		forwarded: row.forwarded === 1,
 		edited: row.edited === 1,
 		reaction: row.reaction,
+		reactions: JSON.parse(row.reactions) as { sender: string; text: string; timestamp: number }[],
 		fileURL: row.file_id ? fileUrl(baseUrl, row.file_id, row.file_name ?? 'file') : null,
 		mimetype: row.mimetype,
 		fileName: row.file_name,
@@ -76,5 +78,34 @@ export function webhookView(row: WebhookRow) {
 		excludeMessages: JSON.parse(row.exclude_messages) as string[],
 		enabled: row.enabled === 1,
 		createdAt: row.created_at,
+	};
+}
+
+/** A group or community as its participants see it; `withParticipants: false` leaves the list out (`size` stays). */
+export function groupView(row: GroupRow, participants: GroupParticipantRow[], baseUrl: string, withParticipants = true) {
+	return {
+		jid: row.jid,
+		name: row.name,
+		description: row.description,
+		owner: row.owner ? userJid(row.owner) : null,
+		createdAt: row.created_at,
+		announce: row.announce === 1,
+		locked: row.locked === 1,
+		joinApprovalMode: row.join_approval === 1,
+		isCommunity: row.kind === 'community',
+		isCommunityAnnounce: row.kind === 'announcement',
+		community: row.community,
+		imageURL: row.image_file_id ? fileUrl(baseUrl, row.image_file_id, row.image_name ?? 'image') : null,
+		size: participants.length,
+		...(withParticipants
+			? {
+					participants: participants.map((p) => ({
+						jid: userJid(p.phone),
+						phone: p.phone,
+						isAdmin: p.role !== 'member',
+						isSuperAdmin: p.role === 'superadmin',
+					})),
+				}
+			: {}),
 	};
 }

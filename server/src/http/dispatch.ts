@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Services } from '../services';
 import type { Route, RouteContext } from './route';
@@ -12,7 +12,14 @@ export const REST_PREFIX = '/wp-json';
 /** Namespaces that answer with the gateway envelope; the others answer WordPress-style. */
 const GATEWAY_NAMESPACES = new Set(['wdm/v1', 'sandbox/v1']);
 
-const isGatewayUrl = (url: string) => /^\/wp-json\/(wdm|sandbox)\/v1(\/|\?|$)/.test(url);
+/** A gateway route: something after the namespace (`/wp-json/wdm/v1` alone is the namespace's index). */
+const isGatewayUrl = (url: string) => /^\/wp-json\/(wdm|sandbox)\/v1\/[^/?#]/.test(url);
+
+/**
+ * Whether a route answers with the gateway envelope: the routes of a gateway namespace except the
+ * namespace's index, which the REST server itself serves (bare, as WordPress does).
+ */
+const usesEnvelope = (path: string) => GATEWAY_NAMESPACES.has(namespaceOf(path)) && path !== `/${namespaceOf(path)}`;
 
 /**
  * Maps the plain-permalink form onto the pretty one, as the host site does:
@@ -48,8 +55,8 @@ function parse(schema: ZodType | undefined, input: unknown, where: string, gatew
 /** Registers each route of the table on the Fastify instance: auth, validation, envelope. */
 export function registerRoutes(app: FastifyInstance, routes: Route[], services: Services) {
 	for (const route of routes) {
-		const gateway = GATEWAY_NAMESPACES.has(namespaceOf(route.path));
-		app.route({
+		const gateway = usesEnvelope(route.path);
+		const options: RouteOptions = {
 			method: route.method,
 			url: fastifyPath(route.path),
 			handler: async (request, reply) => {
@@ -69,8 +76,17 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 				if (data === reply) return reply;
 				return gateway ? { success: true, data: data ?? null } : data;
 			},
-		});
+		};
+		if (route.rawBody) app.register(async (scope) => rawBodies(scope).route(options));
+		else app.route(options);
 	}
+}
+
+/** A scope where every body arrives unparsed, as a Buffer (a file upload); elsewhere bodies are JSON only. */
+function rawBodies(scope: FastifyInstance): FastifyInstance {
+	scope.removeAllContentTypeParsers();
+	scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+	return scope;
 }
 
 function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError {

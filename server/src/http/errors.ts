@@ -41,6 +41,8 @@ function describe(value: unknown): string {
 
 /** The sentence of a built-in check (a schema's own `error` text never gets here). */
 function rule(issue: ZodError['issues'][number], input: unknown): string {
+	// An absent field fails an enum or a union as "not one of the values": say what is really wrong.
+	if (input === undefined && (issue.code === 'invalid_value' || issue.code === 'invalid_union')) return 'is required';
 	switch (issue.code) {
 		case 'invalid_type':
 			return input === undefined ? 'is required' : `must be ${article(issue.expected)} (got ${describe(input)})`;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z, ZodType } from 'zod';
 import type { Services } from '../services';
 import type { DeviceRow, UserRow } from '../store/types';
+import { NAMESPACES_LONGEST_FIRST, SERVER_ROUTES } from '../site/namespaces';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -41,6 +42,16 @@ export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | und
 	params?: P;
 	query?: Q;
 	body?: B;
+	/**
+	 * Whether `POST /batch/v1` may run this route as one of its requests (WordPress's `allow_batch`):
+	 * the posts and pages collections and items.
+	 */
+	batch?: boolean;
+	/**
+	 * The body is a file (WordPress's media upload): every Content-Type reaches the handler unparsed,
+	 * as a Buffer (undefined for no body). Other routes take JSON only.
+	 */
+	rawBody?: boolean;
 	/** Returns the `data` of the envelope; a route that answers by itself returns the reply. */
 	handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => unknown;
 }
@@ -56,7 +67,13 @@ export function route<
 	return def as unknown as Route;
 }
 
-/** The namespace a route belongs to, e.g. `wdm/v1` for `/wdm/v1/send/text`. */
+/**
+ * The namespace a route belongs to, e.g. `wdm/v1` for `/wdm/v1/send/text`: the longest listed
+ * namespace the path is in (`builder/v1/documents` has three segments), else its first two segments;
+ * `''` for the REST server's own routes (`/`, `/batch/v1`).
+ */
 export function namespaceOf(path: string): string {
-	return path.split('/').slice(1, 3).join('/');
+	if (SERVER_ROUTES.includes(path)) return '';
+	const listed = NAMESPACES_LONGEST_FIRST.find((ns) => path === `/${ns}` || path.startsWith(`/${ns}/`));
+	return listed ?? path.split('/').slice(1, 3).join('/');
 }

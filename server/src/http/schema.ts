@@ -14,3 +14,6 @@ export const qInt = z.coerce.number().int();
 export const recipient = z.string().trim().min(1);
 
 export const nonEmpty = z.string().trim().min(1);
+
+/** A web address a client gives (a link, a file to download): http or https only. */
+export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });

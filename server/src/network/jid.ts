@@ -3,6 +3,8 @@ import { badRequest } from '../http/errors';
 /** The simulated network's domain: the number 5511999990001 is the chat 5511999990001@s.whatsapp.net. */
 export const USER_DOMAIN = 's.whatsapp.net';
 export const GROUP_DOMAIN = 'g.us';
+/** The device's own status feed: status posts are messages in this chat (readable with /message/find). */
+export const STATUS_JID = 'status@broadcast';
 
 export interface Address {
 	jid: string;
@@ -23,6 +25,7 @@ export function parseAddress(input: string, field: string): Address {
 	if (at >= 0) {
 		const user = value.slice(0, at);
 		const domain = value.slice(at + 1).toLowerCase();
+		if (value.toLowerCase() === STATUS_JID) return { jid: STATUS_JID, isGroup: false };
 		if (domain === GROUP_DOMAIN && /^[\d-]{6,40}$/.test(user)) return { jid: `${user}@${GROUP_DOMAIN}`, isGroup: true };
 		if ((domain === USER_DOMAIN || domain === 'lid' || domain === 'c.us') && DIGITS.test(user)) {
 			return { jid: `${user}@${domain === 'lid' ? 'lid' : USER_DOMAIN}`, phone: user, isGroup: false };

@@ -5,7 +5,8 @@ import type { DeviceRow, MessageRow } from '../store/types';
 import type { Events } from '../webhooks/events';
 import { badRequest, networkFailure } from '../http/errors';
 import { chatView, messageView } from '../gateway/views';
-import { type Address, userJid } from './jid';
+import { type Address, parseAddress, STATUS_JID, userJid } from './jid';
+import { groupSendRefusal } from './groups';
 import type { Presence } from './presence';
 import type { Media } from '../media/load';
 
@@ -32,8 +33,20 @@ type ReadFlags = Pick<Draft, 'readchat' | 'readmessages'>;
 
 const AUDIO_TYPES = new Set(['audio', 'myaudio', 'ptt']);
 
-/** Network message ids look like the real ones: `3EB0` and 18 hex digits. */
-const newMessageId = () => `3EB0${crypto.randomBytes(9).toString('hex').toUpperCase()}`;
+/** One entry of a message's `reactions`. */
+interface Reaction {
+	sender: string;
+	text: string;
+	timestamp: number;
+}
+
+/**
+ * Network message ids look like the real ones: `3EB0` and 18 hex digits, here the time (12) then random
+ * (6). Time first keeps new ids in order, so the indexes over them grow at their right edge: a send
+ * dirties the same few pages as the sends before it instead of one random page per index, and the
+ * commit writes that much less to the log.
+ */
+const newMessageId = () => `3EB0${Date.now().toString(16).padStart(12, '0')}${crypto.randomBytes(3).toString('hex')}`.toUpperCase();
 
 /**
  * The simulated network's message traffic: sending, delivery to devices on this server, receipts,
@@ -68,12 +81,21 @@ export class Messaging {
 		this.receipts = [];
 	}
 
-	/** Throws the network's refusal when this device cannot send to this address now. */
-	check(device: DeviceRow, to: Address) {
+	/** Throws the network's refusal when the device is not on the network (not paired, or logged out). */
+	checkConnected(device: DeviceRow) {
 		if (device.status !== 'connected' || !device.phone) {
 			throw networkFailure(`device '${device.name}' is not connected (status: ${device.status}); pair it with a QR code first`);
 		}
-		if (to.isGroup) throw networkFailure(`group ${to.jid} does not exist or this device is not a member`);
+	}
+
+	/** Throws the network's refusal when this device cannot send to this address now. */
+	check(device: DeviceRow, to: Address) {
+		this.checkConnected(device);
+		if (to.isGroup) {
+			const refusal = groupSendRefusal(this.store, device.phone!, to.jid);
+			if (refusal) throw networkFailure(refusal);
+			return;
+		}
 		if (to.phone && !this.store.devices.connectedByPhone(to.phone) && !this.store.numbers.onNetwork(to.phone)) {
 			throw networkFailure(`${to.phone} is not on the network`);
 		}
@@ -109,7 +131,8 @@ export class Messaging {
 	dispatch(queued: MessageRow): MessageRow {
 		const device = this.store.devices.byId(queued.device_id);
 		if (!device) return queued;
-		const to: Address = { jid: queued.chatid, phone: queued.chatid.split('@')[0], isGroup: queued.is_group === 1 };
+		// Parsed back from the stored chat id, so that a status post (`status@broadcast`) is not taken for a phone number.
+		const to = parseAddress(queued.chatid, 'chatid');
 		try {
 			this.check(device, to);
 		} catch (error) {
@@ -163,6 +186,7 @@ export class Messaging {
 			forwarded: draft.forwarded ? 1 : 0,
 			edited: 0,
 			reaction: null,
+			reactions: '[]',
 			file_id: file?.id ?? null,
 			mimetype: file?.mimetype ?? null,
 			file_name: file?.file_name ?? null,
@@ -180,9 +204,12 @@ export class Messaging {
 		this.record(device, row, false);
 		if (flags.readmessages) this.readInbound(device, row.chatid);
 		if (flags.readchat) this.store.chats.markRead(device.id, row.chatid);
-		const peer = this.store.devices.connectedByPhone(row.chatid.split('@')[0]);
-		if (peer && peer.id !== device.id) {
-			const from = userJid(device.phone!);
+		// A group message reaches every member device of this server, a direct one the device with that number.
+		const peers = row.is_group ? this.store.groups.memberDevices(row.chatid) : [this.store.devices.connectedByPhone(row.chatid.split('@')[0])];
+		for (const peer of peers) {
+			if (!peer || peer.id === device.id) continue;
+			// On the other side the chat is the group, or the sender.
+			const chatid = row.is_group ? row.chatid : userJid(device.phone!);
 			const quoted = row.quoted ? this.store.messages.byId(device.id, row.quoted) : undefined;
 			this.record(
 				peer,
@@ -190,7 +217,7 @@ export class Messaging {
 					...row,
 					id: `${peer.phone}:${row.messageid}`,
 					device_id: peer.id,
-					chatid: from,
+					chatid,
 					from_me: 0,
 					was_sent_by_api: 0,
 					status: 'delivered',
@@ -207,14 +234,21 @@ export class Messaging {
 
 	/** Stores a message in its chat and tells the device's webhooks. */
 	private record(device: DeviceRow, row: MessageRow, unread: boolean) {
-		const peerPhone = row.chatid.split('@')[0];
-		const name = row.from_me ? (this.store.numbers.name(peerPhone) ?? '') : (row.sender_name ?? '');
-		const { chat, created } = this.store.chats.touch(
-			device.id,
-			{ chatid: row.chatid, name, isGroup: row.is_group === 1 },
-			{ timestamp: row.timestamp, type: row.message_type, unread },
-		);
-		if (created) this.events.emit(device, 'chats', chatView(chat));
+		// Status posts are messages of the status feed, not of a conversation: no chat is listed for them.
+		if (row.chatid !== STATUS_JID) {
+			const peerPhone = row.chatid.split('@')[0];
+			const name = row.is_group
+				? (this.store.groups.get(row.chatid)?.name ?? '')
+				: row.from_me
+					? (this.store.numbers.name(peerPhone) ?? '')
+					: (row.sender_name ?? '');
+			const { chat, created } = this.store.chats.touch(
+				device.id,
+				{ chatid: row.chatid, name, isGroup: row.is_group === 1 },
+				{ timestamp: row.timestamp, type: row.message_type, unread },
+			);
+			if (created) this.events.emit(device, 'chats', chatView(chat));
+		}
 		this.events.emit(device, 'messages', messageView(row, this.baseUrl()));
 	}
 
@@ -242,6 +276,41 @@ export class Messaging {
 		});
 	}
 
+	/**
+	 * A contact writes in a group (as the sandbox plays it): every member device of this server gets the
+	 * message. Returns the copy of `device`, which must be a member; the sandbox's mistakes are 400s.
+	 */
+	receiveInGroup(device: DeviceRow, group: string, from: Address & { phone: string }, draft: Omit<Draft, 'to'> & { senderName?: string }): MessageRow {
+		if (device.status !== 'connected' || !device.phone) {
+			throw badRequest(`device '${device.name}' is not connected (status: ${device.status}); it cannot receive messages`);
+		}
+		if (!this.store.groups.participant(group, device.phone)) throw badRequest(`group: device '${device.name}' is not a member of group ${group}`);
+		const refusal = groupSendRefusal(this.store, from.phone, group, from.phone);
+		if (refusal) throw badRequest(`from: ${refusal}`);
+		return this.store.tx(() => {
+			const row = this.store.messages.insert(
+				this.compose(device, draft, {
+					chatid: group,
+					sender: from.jid,
+					sender_name: draft.senderName ?? this.store.numbers.name(from.phone) ?? null,
+					from_me: 0,
+					is_group: 1,
+					status: 'delivered',
+					quoted: draft.quoted ? (this.store.messages.byId(device.id, draft.quoted)?.id ?? null) : null,
+					was_sent_by_api: 0,
+				}),
+			);
+			this.record(device, row, true);
+			const quoted = row.quoted ? this.store.messages.byId(device.id, row.quoted) : undefined;
+			for (const peer of this.store.groups.memberDevices(group)) {
+				if (peer.id === device.id) continue;
+				const copy = { ...row, id: `${peer.phone}:${row.messageid}`, device_id: peer.id, quoted: quoted ? `${peer.phone}:${quoted.messageid}` : null };
+				this.record(peer, this.store.messages.insert(copy), true);
+			}
+			return row;
+		});
+	}
+
 	/** The recipient reads (or, for audio, plays) messages the device sent. */
 	readByRecipient(device: DeviceRow, ids: string[], played: boolean): MessageRow[] {
 		return this.store.tx(() =>
@@ -261,26 +330,110 @@ export class Messaging {
 
 	/** The device reads the unread messages of a chat; the senders on this server see them read. */
 	readInbound(device: DeviceRow, chatid: string) {
-		for (const row of this.store.messages.find(device.id, { chatid, limit: 1000, offset: 0 }).rows) {
-			if (row.from_me || row.status !== 'delivered') continue;
-			this.setStatus(device, row, 'read');
-			for (const copy of this.store.messages.copies(row.messageid)) {
-				// Only forward: a voice note the sandbox already marked played stays played.
-				const owner = copy.from_me && (copy.status === 'sent' || copy.status === 'delivered') && this.store.devices.byId(copy.device_id);
-				if (owner) this.setStatus(owner, copy, 'read');
-			}
-		}
+		this.markRead(device, this.store.messages.find(device.id, { chatid, limit: 1000, offset: 0 }).rows);
 		this.store.chats.markRead(device.id, chatid);
+	}
+
+	/**
+	 * The device reads messages it received: each unread one becomes `read`, its chat's unread count
+	 * falls, and a sender on this server sees its copy read. Messages already read (or deleted) stay as they are.
+	 */
+	markRead(device: DeviceRow, rows: MessageRow[]): MessageRow[] {
+		return this.store.tx(() =>
+			rows.map((row) => {
+				if (row.from_me || row.status !== 'delivered') return row;
+				const read = this.setStatus(device, row, 'read');
+				this.store.chats.lowerUnread(device.id, row.chatid, 1);
+				for (const copy of this.store.messages.copies(row.messageid)) {
+					// Only forward: a voice note the sandbox already marked played stays played.
+					const owner = copy.from_me && (copy.status === 'sent' || copy.status === 'delivered') && this.store.devices.byId(copy.device_id);
+					if (owner) this.setStatus(owner, copy, 'read');
+				}
+				return read;
+			}),
+		);
 	}
 
 	/** The other side reacts to a message of this device; an empty emoji removes the reaction. */
 	reactByRecipient(device: DeviceRow, id: string, emoji: string): MessageRow {
 		const row = this.store.messages.byId(device.id, id);
 		if (!row) throw badRequest(`id: no message with id "${id}" on this device`);
+		return this.react(device, row, row.chatid, emoji);
+	}
+
+	/**
+	 * `reactor` (a JID) reacts to a message with an emoji, replacing their earlier reaction; an empty
+	 * emoji takes it back. Every stored copy shows it. Answers `device`'s copy.
+	 */
+	react(device: DeviceRow, row: MessageRow, reactor: string, emoji: string): MessageRow {
+		return this.changeCopies(
+			device,
+			row,
+			(copy) => {
+				const others = (JSON.parse(copy.reactions) as Reaction[]).filter((r) => r.sender !== reactor);
+				const reactions = emoji ? [...others, { sender: reactor, text: emoji, timestamp: Date.now() }] : others;
+				return { reactions: JSON.stringify(reactions), reaction: reactions.at(-1)?.text ?? null };
+			},
+			(updated) => ({ reaction: updated.reaction, reactions: JSON.parse(updated.reactions) as Reaction[], sender: reactor }),
+		);
+	}
+
+	/** Deletes a message for everyone: every copy keeps its id and place in the chat, with status `deleted` and no content. */
+	deleteForEveryone(device: DeviceRow, row: MessageRow): MessageRow {
 		return this.store.tx(() => {
-			const updated = this.store.messages.update(row.id, { reaction: emoji || null });
-			this.events.emit(device, 'messages_update', { ...this.update(updated), reaction: updated.reaction, sender: row.chatid });
-			return updated;
+			const deleted = this.changeCopies(device, row, (copy) => {
+				// A copy deleted before it was read leaves nothing to read in its chat.
+				if (!copy.from_me && copy.status === 'delivered') this.store.chats.lowerUnread(copy.device_id, copy.chatid, 1);
+				return {
+					status: 'deleted',
+					text: null,
+					file_id: null,
+					mimetype: null,
+					file_name: null,
+					content: '{}',
+					mentions: '[]',
+					reaction: null,
+					reactions: '[]',
+					pending: null,
+				};
+			});
+			// The copies on this server share the file: it goes once none shows it.
+			if (row.file_id) this.store.messages.dropFileIfUnused(row.file_id);
+			return deleted;
+		});
+	}
+
+	/** Replaces the text of a message on every copy; `content.originalText` keeps the text as first sent. */
+	edit(device: DeviceRow, row: MessageRow, text: string): MessageRow {
+		return this.changeCopies(
+			device,
+			row,
+			// Spread last: a message edited before keeps its first original.
+			(copy) => ({ text, edited: 1, content: JSON.stringify({ originalText: copy.text, ...JSON.parse(copy.content) }) }),
+			(updated) => ({ text: updated.text, edited: true }),
+		);
+	}
+
+	/**
+	 * Applies a change to every stored copy of a network message (the sender's and, on this server, the
+	 * recipient's) and tells each owner's webhooks with `messages_update`; answers `device`'s copy.
+	 */
+	private changeCopies(
+		device: DeviceRow,
+		row: MessageRow,
+		change: (copy: MessageRow) => Partial<MessageRow>,
+		details: (updated: MessageRow) => Record<string, unknown> = () => ({}),
+	): MessageRow {
+		return this.store.tx(() => {
+			let mine = row;
+			for (const copy of this.store.messages.copies(row.messageid)) {
+				const owner = copy.device_id === device.id ? device : this.store.devices.byId(copy.device_id);
+				if (!owner) continue;
+				const updated = this.store.messages.update(copy.id, change(copy));
+				this.events.emit(owner, 'messages_update', { ...this.update(updated), ...details(updated) });
+				if (copy.id === row.id) mine = updated;
+			}
+			return mine;
 		});
 	}
 

@@ -3,8 +3,12 @@ import { route } from '../http/route';
 import { ownDevice } from '../http/auth';
 import { recipient } from '../http/schema';
 import { deviceView, messageView } from '../gateway/views';
+import { answerMenu } from '../gateway/send-menus';
+import { createLabel, labelColor, labelName } from '../gateway/labels';
 import { loadMedia } from '../media/load';
 import { parseUser } from './jid';
+import { groupJid } from '../gateway/groups';
+import { sandboxGroupRoutes } from './sandbox-groups';
 
 const name = z.object({ name: z.string() });
 
@@ -29,11 +33,12 @@ export const sandboxRoutes = [
 		method: 'POST',
 		path: '/sandbox/v1/devices/{name}/inbound',
 		auth: 'user',
-		summary: 'Deliver a message from a number on the network to the device',
+		summary: 'Deliver a message from a number on the network to the device (with `group`: written in that group, to every member device)',
 		params: name,
 		body: z
 			.strictObject({
 				from: recipient,
+				group: groupJid.optional(),
 				senderName: z.string().optional(),
 				type: z.enum(['text', 'image', 'video', 'document', 'audio', 'ptt', 'sticker']).default('text'),
 				text: z.string().optional(),
@@ -50,13 +55,10 @@ export const sandboxRoutes = [
 			const file = body.file
 				? await loadMedia(body.file, 'file', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, body)
 				: undefined;
-			const row = services.messaging.receive(device, from, {
-				type: body.type,
-				text: body.text,
-				file,
-				quoted: body.replyid,
-				senderName: body.senderName,
-			});
+			const draft = { type: body.type, text: body.text, file, quoted: body.replyid, senderName: body.senderName };
+			const row = body.group
+				? services.messaging.receiveInGroup(device, body.group, from, draft)
+				: services.messaging.receive(device, from, draft);
 			return messageView(row, services.baseUrl);
 		},
 	}),
@@ -88,6 +90,23 @@ export const sandboxRoutes = [
 
 	route({
 		method: 'POST',
+		path: '/sandbox/v1/devices/{name}/answer',
+		auth: 'user',
+		summary: 'The contact a menu or carousel went to picks a reply button, a list item or poll options',
+		params: name,
+		body: z.strictObject({
+			id: z.string().min(1),
+			// Poll options may be several; a button or list item is one id.
+			choice: z.union([z.string().min(1), z.array(z.string())], {
+				error: (issue) => (issue.input === undefined ? 'is required' : 'must be an id, an option, or a list of poll options'),
+			}),
+		}),
+		handler: ({ services, user, params, body }) =>
+			messageView(answerMenu(services, ownDevice(services, user, params.name), body.id, body.choice), services.baseUrl),
+	}),
+
+	route({
+		method: 'POST',
 		path: '/sandbox/v1/devices/{name}/presence',
 		auth: 'user',
 		summary: 'A contact starts or stops typing or recording in its chat with the device',
@@ -113,6 +132,20 @@ export const sandboxRoutes = [
 
 	route({
 		method: 'POST',
+		path: '/sandbox/v1/devices/{name}/labels',
+		auth: 'user',
+		summary: 'Create a label on the device, as its owner does in the app (the gateway API cannot create labels)',
+		params: name,
+		body: z.strictObject({ name: labelName, color: labelColor.optional() }),
+		handler: ({ services, user, params, body, reply }) => {
+			const label = createLabel(services, ownDevice(services, user, params.name), body.name, body.color);
+			reply.code(201);
+			return label;
+		},
+	}),
+
+	route({
+		method: 'POST',
 		path: '/sandbox/v1/numbers',
 		auth: 'user',
 		summary: 'Say whether a number is on the network (absent numbers cannot receive messages), and its name',
@@ -123,4 +156,6 @@ export const sandboxRoutes = [
 			return { number: phone, onNetwork: body.onNetwork, name: services.store.numbers.name(phone) ?? null };
 		},
 	}),
+
+	...sandboxGroupRoutes,
 ];

@@ -1,14 +1,27 @@
 import { z, type ZodType } from 'zod';
+import type { Services } from '../services';
 import type { Route } from '../http/route';
 import { namespaceOf, route } from '../http/route';
+import { notFound } from '../http/errors';
+import { REST_PREFIX } from '../http/dispatch';
+import { SITE_NAMESPACES } from './namespaces';
+import { gmtOffsetHours, siteSettings } from './settings';
 
 /** `/wdm/v1/devices/{name}` -> `/wdm/v1/devices/(?P<name>[^/]+)`, the form the site index uses. */
 export const wpPattern = (path: string) => path.replace(/\{(\w+)\}/g, '(?P<$1>[^/]+)');
 
+/** Where an application password is authorized, as WordPress's admin serves it. */
+export const ADMIN_PATH = 'wp-admin';
+
 type JsonSchema = { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+
+/** Arguments per route: the table never changes, and converting the schemas is the slow part of the index. */
+const argsCache = new WeakMap<Route, Record<string, Record<string, unknown>>>();
 
 /** A route's arguments as the index shows them: name -> {type, required, enum, default, ...}. */
 function args(r: Route): Record<string, Record<string, unknown>> {
+	const cached = argsCache.get(r);
+	if (cached) return cached;
 	const out: Record<string, Record<string, unknown>> = {};
 	for (const schema of [r.params, r.query, r.body] as (ZodType | undefined)[]) {
 		if (!schema) continue;
@@ -18,46 +31,81 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 			out[name] = { ...rest, required: json.required?.includes(name) ?? false };
 		}
 	}
+	argsCache.set(r, out);
 	return out;
 }
 
-/** Groups the table by route pattern, each with its methods and their arguments. */
-export function routesMap(routes: Route[], namespace?: string) {
-	const map: Record<string, { namespace: string; methods: string[]; endpoints: { methods: string[]; args: object }[] }> = {};
+interface RouteEntry {
+	namespace: string;
+	methods: string[];
+	endpoints: { methods: string[]; args: object }[];
+	_links?: { self: { href: string }[] };
+}
+
+/** Groups the table by route pattern, each with its methods and their arguments (one namespace, or all). */
+export function routesMap(routes: Route[], baseUrl: string, namespace?: string) {
+	const map: Record<string, RouteEntry> = {};
 	for (const r of routes) {
 		const ns = namespaceOf(r.path);
-		if (namespace && ns !== namespace) continue;
+		if (namespace !== undefined && ns !== namespace) continue;
 		const entry = (map[wpPattern(r.path)] ??= { namespace: ns, methods: [], endpoints: [] });
 		entry.methods.push(r.method);
 		entry.endpoints.push({ methods: [r.method], args: args(r) });
+		// As WordPress does: a route without path parameters links to itself.
+		if (!r.path.includes('{')) entry._links = { self: [{ href: `${baseUrl}${REST_PREFIX}${r.path}` }] };
 	}
 	return map;
 }
 
-const namespaceQuery = z.object({ context: z.enum(['view', 'embed', 'edit']).default('view') });
+/** The namespaces the index lists: the site's list, then any other namespace a route of the table is in. */
+export function namespacesOf(table: Route[]): string[] {
+	const listed: string[] = [...SITE_NAMESPACES];
+	for (const r of table) {
+		const ns = namespaceOf(r.path);
+		if (ns && !listed.includes(ns)) listed.push(ns);
+	}
+	return listed;
+}
 
-/** `GET /` and `GET /<namespace>` for every namespace in the table, generated from it. */
+/** WordPress's `GET /` site fields, from the stored settings. */
+function siteFields(services: Services) {
+	const settings = siteSettings(services.store);
+	return {
+		name: settings.name,
+		description: settings.description,
+		url: services.baseUrl,
+		home: services.baseUrl,
+		gmt_offset: gmtOffsetHours(settings.timezone),
+		timezone_string: settings.timezone,
+		page_for_posts: settings.page_for_posts,
+		page_on_front: settings.page_on_front,
+		show_on_front: settings.show_on_front,
+	};
+}
+
+const context = z.enum(['view', 'embed', 'edit']).default('view');
+
+/**
+ * `GET /` and `GET /<namespace>` for every namespace, generated from the table. Both answer bare
+ * JSON (also `GET /wdm/v1`): they are the REST server's routes, not the gateway's.
+ */
 export function indexRoutes(table: Route[]): Route[] {
-	const namespaces = [...new Set(table.map((r) => namespaceOf(r.path)))];
+	const namespaces = namespacesOf(table);
 	const index: Route = route({
 		method: 'GET',
 		path: '/',
 		auth: 'site',
 		summary: 'Site index: site data, namespaces, authentication and every route with its arguments',
-		query: namespaceQuery,
+		query: z.object({ context }),
 		handler: ({ services }): object => ({
-			name: 'WDM reference site',
-			description: 'Reference server for the WDM gateway',
-			url: services.baseUrl,
-			home: services.baseUrl,
-			gmt_offset: 0,
-			timezone_string: 'UTC',
-			page_for_posts: 0,
-			page_on_front: 0,
-			show_on_front: 'posts',
+			...siteFields(services),
 			namespaces,
-			authentication: {},
-			routes: routesMap(all),
+			authentication: {
+				'application-passwords': {
+					endpoints: { authorization: `${services.baseUrl}/${ADMIN_PATH}/authorize-application.php` },
+				},
+			},
+			routes: routesMap(all, services.baseUrl),
 		}),
 	});
 	const perNamespace: Route[] = namespaces.map((ns) =>
@@ -66,8 +114,12 @@ export function indexRoutes(table: Route[]): Route[] {
 			path: `/${ns}`,
 			auth: 'site',
 			summary: `Index of the ${ns} namespace`,
-			query: namespaceQuery.extend({ namespace: z.string().default(ns) }),
-			handler: () => ({ namespace: ns, routes: routesMap(all, ns) }),
+			// As in WordPress, `namespace` may name another namespace: its index is answered.
+			query: z.object({ namespace: z.string().default(ns), context }),
+			handler: ({ query, services }) => {
+				if (!namespaces.includes(query.namespace)) throw notFound('The specified namespace could not be found.', 'rest_invalid_namespace');
+				return { namespace: query.namespace, routes: routesMap(all, services.baseUrl, query.namespace) };
+			},
 		}),
 	);
 	const all: Route[] = [index, ...perNamespace, ...table];

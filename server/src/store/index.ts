@@ -1,10 +1,16 @@
 import { openDb, type Db } from './db';
 import { ChatsRepo } from './chats';
+import { AttachmentsRepo } from './attachments';
+import { ContentRepo, TermsRepo } from './content';
+import { ContactsRepo } from './contacts';
 import { DevicesRepo } from './devices';
 import { FilesRepo } from './files';
+import { GroupsRepo } from './groups';
+import { LabelsRepo } from './labels';
 import { MessagesRepo } from './messages';
 import { MetaRepo } from './meta';
 import { NumbersRepo } from './numbers';
+import { ProxiesRepo } from './proxies';
 import { UsersRepo } from './users';
 import { OutboxRepo, WebhooksRepo } from './webhooks';
 
@@ -14,11 +20,18 @@ export class Store {
 	readonly users: UsersRepo;
 	readonly devices: DevicesRepo;
 	readonly files: FilesRepo;
+	readonly groups: GroupsRepo;
 	readonly messages: MessagesRepo;
 	readonly chats: ChatsRepo;
+	readonly contacts: ContactsRepo;
 	readonly numbers: NumbersRepo;
 	readonly webhooks: WebhooksRepo;
 	readonly outbox: OutboxRepo;
+	readonly labels: LabelsRepo;
+	readonly proxies: ProxiesRepo;
+	readonly content: ContentRepo;
+	readonly terms: TermsRepo;
+	readonly attachments: AttachmentsRepo;
 	/** One transaction wrapper for every `tx`: better-sqlite3 builds a new one (with its variants) per `transaction()` call. */
 	private readonly inTx: <T>(fn: () => T) => T;
 	/** Units waiting for the next group commit (see `txShared`). */
@@ -30,11 +43,18 @@ export class Store {
 		this.users = new UsersRepo(db);
 		this.devices = new DevicesRepo(db);
 		this.files = new FilesRepo(db);
+		this.groups = new GroupsRepo(db);
 		this.messages = new MessagesRepo(db);
 		this.chats = new ChatsRepo(db);
+		this.contacts = new ContactsRepo(db);
 		this.numbers = new NumbersRepo(db);
 		this.webhooks = new WebhooksRepo(db);
 		this.outbox = new OutboxRepo(db);
+		this.labels = new LabelsRepo(db);
+		this.proxies = new ProxiesRepo(db);
+		this.content = new ContentRepo(db);
+		this.terms = new TermsRepo(db);
+		this.attachments = new AttachmentsRepo(db);
 	}
 
 	static open(data: string): Store {

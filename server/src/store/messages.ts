@@ -1,17 +1,17 @@
 import type { Db } from './db';
 import type { MessageRow } from './types';
 
-export type NewMessage = Omit<MessageRow, 'mentions' | 'content' | 'forwarded' | 'edited' | 'reaction' | 'was_sent_by_api' | 'send_at' | 'pending' | 'sender_name' | 'quoted' | 'file_id' | 'mimetype' | 'file_name' | 'text' | 'track_source' | 'track_id'> &
+export type NewMessage = Omit<MessageRow, 'mentions' | 'content' | 'forwarded' | 'edited' | 'reaction' | 'reactions' | 'was_sent_by_api' | 'send_at' | 'pending' | 'sender_name' | 'quoted' | 'file_id' | 'mimetype' | 'file_name' | 'text' | 'track_source' | 'track_id'> &
 	Partial<MessageRow>;
 
 const COLUMNS = [
 	'id', 'device_id', 'messageid', 'chatid', 'sender', 'sender_name', 'from_me', 'is_group', 'message_type', 'text',
-	'timestamp', 'status', 'quoted', 'mentions', 'forwarded', 'edited', 'reaction', 'file_id', 'mimetype', 'file_name',
+	'timestamp', 'status', 'quoted', 'mentions', 'forwarded', 'edited', 'reaction', 'reactions', 'file_id', 'mimetype', 'file_name',
 	'content', 'track_source', 'track_id', 'was_sent_by_api', 'send_at', 'pending',
 ] as const;
 
 const DEFAULTS: Partial<MessageRow> = {
-	sender_name: null, text: null, quoted: null, mentions: '[]', forwarded: 0, edited: 0, reaction: null, file_id: null,
+	sender_name: null, text: null, quoted: null, mentions: '[]', forwarded: 0, edited: 0, reaction: null, reactions: '[]', file_id: null,
 	mimetype: null, file_name: null, content: '{}', track_source: null, track_id: null, was_sent_by_api: 0, send_at: null,
 	pending: null,
 };
@@ -65,6 +65,21 @@ export class MessagesRepo {
 		return this.db.prepare('UPDATE messages SET status = ? WHERE id = ? AND status = ? RETURNING *').get(to, id, from) as
 			| MessageRow
 			| undefined;
+	}
+
+	/** Removes a media file once no message shows it any more (after a delete for everyone). */
+	dropFileIfUnused(fileId: string) {
+		this.db.prepare('DELETE FROM files WHERE id = ? AND NOT EXISTS (SELECT 1 FROM messages WHERE file_id = ?)').run(fileId, fileId);
+	}
+
+	/** Deletes a chat's messages on one device, and the media files no other message shows; returns how many went. */
+	deleteOfChat(deviceId: string, chatid: string): number {
+		const files = this.db
+			.prepare('SELECT DISTINCT file_id AS id FROM messages WHERE device_id = ? AND chatid = ? AND file_id IS NOT NULL')
+			.all(deviceId, chatid) as { id: string }[];
+		const { changes } = this.db.prepare('DELETE FROM messages WHERE device_id = ? AND chatid = ?').run(deviceId, chatid);
+		for (const file of files) this.dropFileIfUnused(file.id);
+		return changes;
 	}
 
 	/** Newest first; returns one row more than asked so the caller can tell whether more remain. */

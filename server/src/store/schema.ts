@@ -145,4 +145,150 @@ export const migrations: string[] = [
 	);
 	CREATE INDEX app_passwords_user ON app_passwords(user_id);
 	`,
+	// Message actions: every reaction on a message, one per reactor (`reaction` keeps the newest one's emoji).
+	`
+	ALTER TABLE messages ADD COLUMN reactions TEXT NOT NULL DEFAULT '[]';
+	`,
+	// Labels and proxy: each device's labels (a new device, and every device already stored, starts with
+	// the business labels of label_defaults, copied by a trigger in the transaction that creates the
+	// device) and the proxy a device connects through.
+	`
+	CREATE TABLE label_defaults (id INTEGER PRIMARY KEY, name TEXT NOT NULL, color INTEGER NOT NULL);
+	INSERT INTO label_defaults (id, name, color) VALUES
+		(1, 'New customer', 1), (2, 'New order', 2), (3, 'Pending payment', 16), (4, 'Paid', 15), (5, 'Order complete', 3);
+
+	CREATE TABLE labels (
+		device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+		id INTEGER NOT NULL,
+		name TEXT NOT NULL,
+		color INTEGER NOT NULL,
+		deleted INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (device_id, id)
+	) WITHOUT ROWID;
+	CREATE UNIQUE INDEX labels_name ON labels(device_id, name COLLATE NOCASE) WHERE deleted = 0;
+
+	INSERT INTO labels (device_id, id, name, color) SELECT devices.id, d.id, d.name, d.color FROM devices, label_defaults d;
+	CREATE TRIGGER devices_default_labels AFTER INSERT ON devices BEGIN
+		INSERT INTO labels (device_id, id, name, color) SELECT NEW.id, id, name, color FROM label_defaults;
+	END;
+
+	CREATE TABLE proxies (
+		device_id TEXT PRIMARY KEY REFERENCES devices(id) ON DELETE CASCADE,
+		url TEXT NOT NULL,
+		updated_at INTEGER NOT NULL
+	);
+	`,
+	// Contacts and checks: the contacts saved on each device (its address book), by JID.
+	`
+	CREATE TABLE contacts (
+		device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+		jid TEXT NOT NULL,
+		name TEXT NOT NULL,
+		created_at INTEGER NOT NULL,
+		updated_at INTEGER NOT NULL,
+		PRIMARY KEY (device_id, jid)
+	) WITHOUT ROWID;
+	`,
+	// Groups and communities: they belong to the network, not to a device; participants are phone numbers.
+	// A community is a group of kind 'community'; its groups (and its 'announcement' group) point to it.
+	`
+	CREATE TABLE network_groups (
+		jid TEXT PRIMARY KEY,
+		kind TEXT NOT NULL DEFAULT 'group',
+		name TEXT NOT NULL,
+		description TEXT NOT NULL DEFAULT '',
+		image_file_id TEXT REFERENCES files(id) ON DELETE SET NULL,
+		image_name TEXT,
+		announce INTEGER NOT NULL DEFAULT 0,
+		locked INTEGER NOT NULL DEFAULT 0,
+		join_approval INTEGER NOT NULL DEFAULT 0,
+		invite_code TEXT NOT NULL UNIQUE,
+		owner TEXT,
+		community TEXT REFERENCES network_groups(jid) ON DELETE SET NULL,
+		created_at INTEGER NOT NULL
+	);
+	CREATE INDEX network_groups_community ON network_groups(community) WHERE community IS NOT NULL;
+
+	CREATE TABLE network_group_participants (
+		group_jid TEXT NOT NULL REFERENCES network_groups(jid) ON DELETE CASCADE,
+		phone TEXT NOT NULL,
+		role TEXT NOT NULL DEFAULT 'member',
+		added_at INTEGER NOT NULL,
+		PRIMARY KEY (group_jid, phone)
+	);
+	CREATE INDEX network_group_participants_phone ON network_group_participants(phone);
+
+	CREATE TABLE network_group_requests (
+		group_jid TEXT NOT NULL REFERENCES network_groups(jid) ON DELETE CASCADE,
+		phone TEXT NOT NULL,
+		requested_at INTEGER NOT NULL,
+		PRIMARY KEY (group_jid, phone)
+	) WITHOUT ROWID;
+	`,
+	// Site posts and pages: one content table for every post type (posts, pages, their revisions and
+	// autosaves, and media), as WordPress's posts table; categories and tags in a terms table, with
+	// "Uncategorized" (id 1) as the default category. Dates are ms since the epoch (GMT), whole seconds.
+	`
+	CREATE TABLE content (
+		id INTEGER PRIMARY KEY,
+		type TEXT NOT NULL,
+		status TEXT NOT NULL,
+		author INTEGER NOT NULL DEFAULT 0,
+		parent INTEGER NOT NULL DEFAULT 0,
+		slug TEXT NOT NULL DEFAULT '',
+		title TEXT NOT NULL DEFAULT '',
+		content TEXT NOT NULL DEFAULT '',
+		excerpt TEXT NOT NULL DEFAULT '',
+		password TEXT NOT NULL DEFAULT '',
+		date_gmt INTEGER NOT NULL,
+		date_floating INTEGER NOT NULL DEFAULT 0,
+		modified_gmt INTEGER NOT NULL,
+		comment_status TEXT NOT NULL DEFAULT 'open',
+		ping_status TEXT NOT NULL DEFAULT 'open',
+		format TEXT NOT NULL DEFAULT 'standard',
+		sticky INTEGER NOT NULL DEFAULT 0,
+		template TEXT NOT NULL DEFAULT '',
+		menu_order INTEGER NOT NULL DEFAULT 0,
+		featured_media INTEGER NOT NULL DEFAULT 0,
+		mime_type TEXT NOT NULL DEFAULT '',
+		meta TEXT NOT NULL DEFAULT '{}',
+		trashed_status TEXT,
+		trashed_slug TEXT
+	);
+	CREATE INDEX content_type_date ON content(type, status, date_gmt);
+	CREATE INDEX content_parent ON content(parent, type);
+	CREATE INDEX content_slug ON content(slug, type);
+
+	CREATE TABLE terms (
+		id INTEGER PRIMARY KEY,
+		taxonomy TEXT NOT NULL,
+		name TEXT NOT NULL,
+		slug TEXT NOT NULL,
+		description TEXT NOT NULL DEFAULT '',
+		parent INTEGER NOT NULL DEFAULT 0,
+		UNIQUE (taxonomy, slug)
+	);
+	INSERT INTO terms (id, taxonomy, name, slug) VALUES (1, 'category', 'Uncategorized', 'uncategorized');
+
+	CREATE TABLE content_terms (
+		content_id INTEGER NOT NULL REFERENCES content(id) ON DELETE CASCADE,
+		term_id INTEGER NOT NULL REFERENCES terms(id) ON DELETE CASCADE,
+		PRIMARY KEY (content_id, term_id)
+	) WITHOUT ROWID;
+	CREATE INDEX content_terms_term ON content_terms(term_id);
+	`,
+	// Site media: an attachment is a `content` item of type `attachment`; this is its stored file, alt text
+	// and details (WordPress's `_wp_attached_file`, `_wp_attachment_image_alt`, `_wp_attachment_metadata`).
+	// The file goes with the attachment, whoever deletes it.
+	`
+	CREATE TABLE attachments (
+		content_id INTEGER PRIMARY KEY REFERENCES content(id) ON DELETE CASCADE,
+		file_id TEXT NOT NULL REFERENCES files(id),
+		alt_text TEXT NOT NULL DEFAULT '',
+		details TEXT NOT NULL DEFAULT '{}'
+	);
+	CREATE TRIGGER attachments_file_gone AFTER DELETE ON attachments BEGIN
+		DELETE FROM files WHERE id = OLD.file_id;
+	END;
+	`,
 ];

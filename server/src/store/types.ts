@@ -60,6 +60,8 @@ export interface MessageRow {
 	forwarded: number;
 	edited: number;
 	reaction: string | null;
+	/** JSON `[{sender, text, timestamp}]`, one entry per reactor, oldest first; `reaction` is the last one's text. */
+	reactions: string;
 	file_id: string | null;
 	mimetype: string | null;
 	file_name: string | null;
@@ -118,4 +120,114 @@ export interface OutboxRow {
 	last_status: number | null;
 	last_error: string | null;
 	created_at: number;
+}
+
+export interface LabelRow {
+	device_id: string;
+	id: number;
+	name: string;
+	color: number;
+	deleted: number;
+}
+
+export interface ProxyRow {
+	device_id: string;
+	/** As configured, password included: only views with the password masked leave the server. */
+	url: string;
+	updated_at: number;
+}
+
+export interface ContactRow {
+	device_id: string;
+	jid: string;
+	name: string;
+	created_at: number;
+	updated_at: number;
+}
+
+/** A group of the network: `group`, a `community`, or a community's `announcement` group. Booleans 0/1. */
+export interface GroupRow {
+	jid: string;
+	kind: 'group' | 'community' | 'announcement';
+	name: string;
+	description: string;
+	image_file_id: string | null;
+	image_name: string | null;
+	announce: number;
+	locked: number;
+	join_approval: number;
+	invite_code: string;
+	/** Phone number of the creator. */
+	owner: string | null;
+	/** JID of the community the group is linked to. */
+	community: string | null;
+	created_at: number;
+}
+
+export type GroupRole = 'member' | 'admin' | 'superadmin';
+
+export interface GroupParticipantRow {
+	group_jid: string;
+	phone: string;
+	role: GroupRole;
+	added_at: number;
+}
+
+export interface GroupRequestRow {
+	group_jid: string;
+	phone: string;
+	requested_at: number;
+}
+
+/** A site content item (post, page, revision, media), as WordPress's posts table keeps it. */
+export interface ContentRow {
+	id: number;
+	/** `post`, `page`, `revision` (revisions and autosaves), `attachment` (media). */
+	type: string;
+	status: string;
+	author: number;
+	/** Page parent, revision's post, attachment's post; 0 for none. */
+	parent: number;
+	slug: string;
+	title: string;
+	content: string;
+	excerpt: string;
+	password: string;
+	/** ms since the epoch, whole seconds. */
+	date_gmt: number;
+	/** 1 for a draft with no date of its own: its date follows each save until it is published. */
+	date_floating: number;
+	modified_gmt: number;
+	comment_status: string;
+	ping_status: string;
+	format: string;
+	sticky: number;
+	template: string;
+	menu_order: number;
+	featured_media: number;
+	mime_type: string;
+	/** JSON object of the item's meta fields. */
+	meta: string;
+	/** While trashed: the status and slug it had before. */
+	trashed_status: string | null;
+	trashed_slug: string | null;
+}
+
+/** The stored file of a media item (a `content` row of type `attachment`). */
+export interface AttachmentRow {
+	content_id: number;
+	file_id: string;
+	alt_text: string;
+	/** JSON object: `width`, `height` (images), `filesize`. */
+	details: string;
+}
+
+/** A category (`category`) or tag (`post_tag`). */
+export interface TermRow {
+	id: number;
+	taxonomy: string;
+	name: string;
+	slug: string;
+	description: string;
+	parent: number;
 }

@@ -6,7 +6,8 @@ export class WebhooksRepo {
 	constructor(private db: Db) {}
 
 	ofDevice(deviceId: string): WebhookRow[] {
-		return this.db.prepare('SELECT * FROM webhooks WHERE device_id = ? ORDER BY created_at, id').all(deviceId) as WebhookRow[];
+		// rowid: the order they were made in, also for several made in the same millisecond.
+		return this.db.prepare('SELECT * FROM webhooks WHERE device_id = ? ORDER BY created_at, rowid').all(deviceId) as WebhookRow[];
 	}
 
 	enabledOf(deviceId: string): WebhookRow[] {

@@ -1,0 +1,71 @@
+import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import { SITE_BASE_URL } from '../nodes/shared/site';
+
+/** A site user and one of its application passwords, sent as Basic auth, as WordPress signs them in. */
+export class WdmSiteApi implements ICredentialType {
+	name = 'wdmSiteApi';
+
+	displayName = 'WDM Site API';
+
+	icon: Icon = { light: 'file:wdm.svg', dark: 'file:wdm.dark.svg' };
+
+	documentationUrl = 'https://github.com/wdm/n8n-nodes-wdm#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Site URL',
+			name: 'url',
+			type: 'string',
+			default: 'http://127.0.0.1:8080',
+			placeholder: 'e.g. https://example.com',
+			description: 'Address of the site, without the REST part (no /wp-json)',
+			required: true,
+		},
+		{
+			displayName: 'Addressing Style',
+			name: 'addressing',
+			type: 'options',
+			options: [
+				{
+					name: 'index.php?rest_route=',
+					value: 'restRoute',
+					description: 'Works on every site, also without pretty permalinks',
+				},
+				{
+					name: '/wp-json',
+					value: 'wpJson',
+					description: 'Pretty permalinks',
+				},
+			],
+			default: 'restRoute',
+			description: 'How REST routes are addressed on the site',
+		},
+		{
+			displayName: 'User Name',
+			name: 'username',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Application Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			placeholder: 'e.g. abcd EFGH ijkl MNOP qrst UVWX',
+			description: 'An application password of the user (spaces are optional)',
+			required: true,
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: { auth: { username: '={{$credentials.username}}', password: '={{$credentials.password}}' } },
+	};
+
+	// The site index is public, yet refuses (401) a wrong user or application password.
+	test: ICredentialTestRequest = {
+		request: { baseURL: SITE_BASE_URL, url: '/', method: 'GET' },
+	};
+}

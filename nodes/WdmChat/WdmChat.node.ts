@@ -1,0 +1,28 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { gatewayRequestDefaults } from '../shared/gateway';
+import { operationProperties } from '../shared/operations';
+import { archive } from './archive';
+import { remove } from './delete';
+import { find } from './find';
+import { markRead } from './markRead';
+import { mute } from './mute';
+import { pin } from './pin';
+
+export class WdmChat implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Chat',
+		name: 'wdmChat',
+		icon: { light: 'file:wdmChat.svg', dark: 'file:wdmChat.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Find, archive, pin, mute, mark read and delete the chats of a WDM gateway device',
+		defaults: { name: 'WDM Chat' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmInstanceApi', required: true }],
+		requestDefaults: gatewayRequestDefaults,
+		properties: operationProperties([find, archive, markRead, mute, pin, remove]),
+	};
+}

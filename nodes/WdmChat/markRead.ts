@@ -1,0 +1,24 @@
+import type { Operation } from '../shared/operations';
+import { chatField, post } from './fields';
+
+export const markRead: Operation = {
+	name: 'Mark Read or Unread',
+	value: 'markRead',
+	action: 'Mark a chat as read or unread',
+	description: 'Mark a chat read (its received messages too) or unread',
+	routing: post('/chat/read'),
+	fields: [
+		chatField,
+		{
+			displayName: 'Mark As',
+			name: 'read',
+			type: 'options',
+			default: true,
+			options: [
+				{ name: 'Read', value: true, description: 'Read every received message; the unread count becomes 0' },
+				{ name: 'Unread', value: false, description: 'Show the chat as unread (at least 1 unread message)' },
+			],
+			routing: { send: { type: 'body', property: 'read' } },
+		},
+	],
+};

@@ -1,0 +1,24 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { gatewayRequestDefaults } from '../shared/gateway';
+import { operationProperties } from '../shared/operations';
+import { create } from './create';
+import { editGroups } from './editGroups';
+
+export class WdmCommunity implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Community',
+		name: 'wdmCommunity',
+		icon: { light: 'file:wdmCommunity.svg', dark: 'file:wdmCommunity.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Create communities and link groups to them through a WDM gateway device',
+		defaults: { name: 'WDM Community' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmInstanceApi', required: true }],
+		requestDefaults: gatewayRequestDefaults,
+		properties: operationProperties([create, editGroups]),
+	};
+}

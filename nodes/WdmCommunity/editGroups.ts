@@ -1,0 +1,60 @@
+import type { Operation } from '../shared/operations';
+import { listToBody } from '../shared/lists';
+import { post } from '../WdmGroup/fields';
+
+export const editGroups: Operation = {
+	name: 'Edit Groups',
+	value: 'editGroups',
+	action: 'Add or remove groups of a community',
+	description: 'Add groups to a community or remove them (community admins only); one result per group',
+	routing: post('/community/editgroups'),
+	fields: [
+		{
+			displayName: 'Community JID',
+			name: 'community',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 120363012345678901@g.us',
+			description: 'JID of the community (…@g.us)',
+			routing: { send: { type: 'body', property: 'community' } },
+		},
+		{
+			displayName: 'Action',
+			name: 'groupAction',
+			type: 'options',
+			default: 'add',
+			options: [
+				{ name: 'Add', value: 'add', description: 'Link the groups to the community (you must be an admin of each)' },
+				{ name: 'Remove', value: 'remove', description: 'Unlink the groups from the community' },
+			],
+			routing: { send: { type: 'body', property: 'action' } },
+		},
+		{
+			displayName: 'Groups',
+			name: 'groups',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Group',
+			default: {},
+			description: 'The groups to add or remove',
+			options: [
+				{
+					displayName: 'Group',
+					name: 'values',
+					values: [
+						{
+							displayName: 'Group JID',
+							name: 'groupjid',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. 120363012345678901@g.us',
+							description: 'JID of the group; an expression may give several (an array, or separated by commas)',
+						},
+					],
+				},
+			],
+			routing: { send: { preSend: [listToBody('groups', 'groupjid', 'groupjids')] } },
+		},
+	],
+};

@@ -1,0 +1,24 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { gatewayRequestDefaults } from '../shared/gateway';
+import { operationProperties } from '../shared/operations';
+import { checkNumbers, getChatDetails } from './chats';
+import { add, getMany, list, remove } from './contacts';
+
+export class WdmContact implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Contact',
+		name: 'wdmContact',
+		icon: { light: 'file:wdmContact.svg', dark: 'file:wdmContact.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Manage the saved contacts of a WDM gateway device and check numbers on the network',
+		defaults: { name: 'WDM Contact' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmInstanceApi', required: true }],
+		requestDefaults: gatewayRequestDefaults,
+		properties: operationProperties([getMany, list, add, remove, getChatDetails, checkNumbers]),
+	};
+}

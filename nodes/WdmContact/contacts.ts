@@ -1,0 +1,63 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../shared/operations';
+import { listOperationRouting, returnAllFields, unwrapData } from '../shared/gateway';
+import { post } from '../WdmChat/fields';
+
+const phoneField: INodeProperties = {
+	displayName: 'Phone',
+	name: 'phone',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 5511999990001',
+	description: 'International number (country code first) or user JID (…@s.whatsapp.net)',
+	routing: { send: { type: 'body', property: 'phone' } },
+};
+
+export const getMany: Operation = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many contacts',
+	description: 'Every contact saved on the device, by name, in one request',
+	routing: { request: { method: 'GET', url: '/contacts' }, output: { postReceive: [unwrapData] } },
+	fields: returnAllFields,
+};
+
+export const list: Operation = {
+	name: 'List',
+	value: 'list',
+	action: 'List contacts page by page',
+	description: 'The contacts saved on the device, by name, fetched a page at a time',
+	routing: listOperationRouting('POST', '/contacts/list', 'contacts'),
+	fields: returnAllFields,
+};
+
+export const add: Operation = {
+	name: 'Add',
+	value: 'add',
+	action: 'Add a contact',
+	description: 'Save a contact on the device; saving a saved number again renames it',
+	routing: post('/contact/add'),
+	fields: [
+		phoneField,
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. Ana Souza',
+			description: 'Full name of the contact',
+			routing: { send: { type: 'body', property: 'name' } },
+		},
+	],
+};
+
+export const remove: Operation = {
+	name: 'Remove',
+	value: 'remove',
+	action: 'Remove a contact',
+	description: 'Remove a saved contact from the device',
+	routing: post('/contact/remove'),
+	fields: [phoneField],
+};

@@ -1,0 +1,45 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { gatewayRequestDefaults } from '../shared/gateway';
+import { operationProperties } from '../shared/operations';
+import { create } from './create';
+import { updateImage } from './image';
+import { getInfo } from './info';
+import { getInviteInfo, join, resetInviteCode } from './invites';
+import { leave } from './leave';
+import { getMany, list } from './list';
+import { updateParticipants } from './participants';
+import { updateAnnounce, updateDescription, updateLocked, updateName } from './settings';
+
+export class WdmGroup implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Group',
+		name: 'wdmGroup',
+		icon: { light: 'file:wdmGroup.svg', dark: 'file:wdmGroup.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Create, find and manage groups through a WDM gateway device',
+		defaults: { name: 'WDM Group' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmInstanceApi', required: true }],
+		requestDefaults: gatewayRequestDefaults,
+		properties: operationProperties([
+			create,
+			getInfo,
+			getMany,
+			list,
+			getInviteInfo,
+			join,
+			leave,
+			resetInviteCode,
+			updateName,
+			updateDescription,
+			updateImage,
+			updateAnnounce,
+			updateLocked,
+			updateParticipants,
+		]),
+	};
+}

@@ -1,0 +1,11 @@
+import type { Operation } from '../shared/operations';
+import { groupJidField, post } from './fields';
+
+export const leave: Operation = {
+	name: 'Leave',
+	value: 'leave',
+	action: 'Leave a group',
+	description: 'Leave a group: the device no longer sees it or gets its messages',
+	routing: post('/group/leave'),
+	fields: [groupJidField],
+};

@@ -1,0 +1,25 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { gatewayRequestDefaults } from '../shared/gateway';
+import { operationProperties } from '../shared/operations';
+import { edit } from './edit';
+import { getMany } from './getMany';
+import { setChatLabels } from './setChatLabels';
+
+export class WdmLabel implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Label',
+		name: 'wdmLabel',
+		icon: { light: 'file:wdmLabel.svg', dark: 'file:wdmLabel.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'List and edit the labels of a WDM gateway device and label its chats',
+		defaults: { name: 'WDM Label' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmInstanceApi', required: true }],
+		requestDefaults: gatewayRequestDefaults,
+		properties: operationProperties([getMany, setChatLabels, edit]),
+	};
+}

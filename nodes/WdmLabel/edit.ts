@@ -1,0 +1,65 @@
+import type { Operation } from '../shared/operations';
+import { unwrapData } from '../shared/gateway';
+import { labelColorOptions } from './colors';
+
+export const edit: Operation = {
+	name: 'Edit',
+	value: 'edit',
+	action: 'Edit or delete a label',
+	description: 'Rename or recolor a label, or delete it (it is then removed from every chat)',
+	routing: { request: { method: 'POST', url: '/label/edit' }, output: { postReceive: [unwrapData] } },
+	fields: [
+		{
+			displayName: 'Label ID',
+			name: 'labelId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 3',
+			description: 'ID of the label (see Get Many)',
+			routing: { send: { type: 'body', property: 'labelid' } },
+		},
+		{
+			displayName: 'Change',
+			name: 'change',
+			type: 'options',
+			default: 'update',
+			options: [
+				{ name: 'Rename or Recolor', value: 'update' },
+				{
+					name: 'Delete',
+					value: 'delete',
+					description: 'Delete the label and remove it from every chat',
+					routing: { send: { type: 'body', property: 'delete', value: '={{true}}' } },
+				},
+			],
+		},
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			displayOptions: { show: { change: ['update'] } },
+			options: [
+				{
+					displayName: 'Color',
+					name: 'color',
+					type: 'options',
+					default: 0,
+					options: labelColorOptions,
+					description: 'New color of the label',
+					routing: { send: { type: 'body', property: 'color' } },
+				},
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					description: 'New name of the label',
+					routing: { send: { type: 'body', property: 'name' } },
+				},
+			],
+		},
+	],
+};

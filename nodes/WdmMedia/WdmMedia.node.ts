@@ -1,0 +1,28 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { operationProperties } from '../shared/operations';
+import { siteRequestDefaults } from '../shared/site';
+import { deleteMedia } from './delete';
+import { download } from './download';
+import { get } from './get';
+import { getMany } from './getMany';
+import { update } from './update';
+import { upload } from './upload';
+
+export class WdmMedia implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Media',
+		name: 'wdmMedia',
+		icon: { light: 'file:wdmMedia.svg', dark: 'file:wdmMedia.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Upload, list, update, download and delete the media files of the WDM site',
+		defaults: { name: 'WDM Media' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmSiteApi', required: true }],
+		requestDefaults: siteRequestDefaults,
+		properties: operationProperties([upload, get, getMany, update, download, deleteMedia]),
+	};
+}

@@ -1,0 +1,16 @@
+import type { Operation } from '../shared/operations';
+import { siteResponse, siteRoute } from '../shared/site';
+import { ITEM_FIELDS, mediaIdField } from './fields';
+
+export const deleteMedia: Operation = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a media item',
+	description: 'Delete a media item and its file for good (media has no trash)',
+	routing: {
+		// Without force the site refuses (501): it keeps no trash for media.
+		request: { method: 'DELETE', url: siteRoute('/cms/v2/media/{id}', ITEM_FIELDS), qs: { force: true } },
+		output: { postReceive: [siteResponse] },
+	},
+	fields: [mediaIdField],
+};

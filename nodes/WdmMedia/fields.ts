@@ -1,0 +1,110 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** The media item an operation works on; `{id}` of `/cms/v2/media/{id}`. */
+export const mediaIdField: INodeProperties = {
+	displayName: 'Media ID',
+	name: 'mediaId',
+	type: 'number',
+	required: true,
+	default: 0,
+	typeOptions: { minValue: 1 },
+	description: 'ID of the media item',
+};
+
+/** `/cms/v2/media/{id}` with `{id}` from the Media ID field. */
+export const ITEM_FIELDS = { id: 'mediaId' };
+
+/**
+ * The writable fields of a media item, sent as `send` says: in the query string with an upload (its
+ * body is the file), in the body with an update.
+ */
+export function mediaFields(send: 'query' | 'body'): INodeProperties[] {
+	const to = (property: string) => ({ send: { type: send, property } });
+	return [
+		{
+			displayName: 'Alt Text',
+			name: 'alt_text',
+			type: 'string',
+			default: '',
+			description: 'Text shown in place of the image when it cannot be seen',
+			routing: to('alt_text'),
+		},
+		{
+			displayName: 'Attached Post ID',
+			name: 'post',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0 },
+			description: 'ID of the post or page the media item belongs to; 0 for none',
+			routing: to('post'),
+		},
+		{
+			displayName: 'Author ID',
+			name: 'author',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 1 },
+			description: 'ID of the user the media item is by',
+			routing: to('author'),
+		},
+		{
+			displayName: 'Caption',
+			name: 'caption',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			routing: to('caption'),
+		},
+		{
+			displayName: 'Comment Status',
+			name: 'comment_status',
+			type: 'options',
+			options: [
+				{ name: 'Closed', value: 'closed' },
+				{ name: 'Open', value: 'open' },
+			],
+			default: 'open',
+			description: 'Whether comments are allowed on the media page',
+			routing: to('comment_status'),
+		},
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			routing: to('description'),
+		},
+		{
+			displayName: 'Slug',
+			name: 'slug',
+			type: 'string',
+			default: '',
+			description: 'Name of the media page in URLs, unique on the site',
+			routing: to('slug'),
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Private', value: 'private', description: 'Only for users who may read private content' },
+				{
+					name: 'Public',
+					value: 'publish',
+					description: 'Visible with the post it is attached to, or to everyone when attached to none (the site stores it as inherit)',
+				},
+			],
+			default: 'publish',
+			routing: to('status'),
+		},
+		{
+			displayName: 'Title',
+			name: 'title',
+			type: 'string',
+			default: '',
+			description: 'Title of the media item (on upload, the file name without extension by default)',
+			routing: to('title'),
+		},
+	];
+}

@@ -1,0 +1,12 @@
+import type { Operation } from '../shared/operations';
+import { unwrapData } from '../shared/gateway';
+import { messageIdField } from './fields';
+
+export const deleteMessage: Operation = {
+	name: 'Delete for Everyone',
+	value: 'delete',
+	action: 'Delete a message for everyone',
+	description: 'Delete a message the device sent, for everyone in the chat',
+	routing: { request: { method: 'POST', url: '/message/delete' }, output: { postReceive: [unwrapData] } },
+	fields: [{ ...messageIdField, description: 'ID of a message the device sent' }],
+};

@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { Operation } from '../shared/operations';
+import { unwrapData } from '../shared/gateway';
+import { messageIdField, numberField } from './fields';
+
+/** Remove Reaction sends the empty emoji, which is how the gateway takes a reaction back. */
+async function sendRemoval(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	if (this.getNodeParameter('removeReaction', false)) options.body = { ...(options.body as IDataObject), text: '' };
+	return options;
+}
+
+export const react: Operation = {
+	name: 'React',
+	value: 'react',
+	action: 'React to a message',
+	description: 'React to a message with an emoji, or remove your reaction',
+	routing: { request: { method: 'POST', url: '/message/react' }, output: { postReceive: [unwrapData] } },
+	fields: [
+		{ ...numberField, description: 'Chat the message is in: international number (country code first) or JID (…@s.whatsapp.net)' },
+		messageIdField,
+		{
+			displayName: 'Remove Reaction',
+			name: 'removeReaction',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to remove your reaction from the message instead of reacting',
+			routing: { send: { preSend: [sendRemoval] } },
+		},
+		{
+			displayName: 'Emoji',
+			name: 'text',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 👍',
+			description:
+				'One emoji; it replaces your earlier reaction on the message. To remove your reaction, turn on Remove Reaction (an expression that gives an empty value does the same).',
+			displayOptions: { show: { removeReaction: [false] } },
+			routing: { send: { type: 'body', property: 'text' } },
+		},
+	],
+};

@@ -1,0 +1,23 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { contentOperations, PAGE_TYPE } from '../shared/content';
+import { operationProperties } from '../shared/operations';
+import { siteRequestDefaults } from '../shared/site';
+
+export class WdmPage implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Page',
+		name: 'wdmPage',
+		icon: { light: 'file:wdmPage.svg', dark: 'file:wdmPage.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Create, read, update and delete the pages of the WDM site, with their revisions and autosaves',
+		defaults: { name: 'WDM Page' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmSiteApi', required: true }],
+		requestDefaults: siteRequestDefaults,
+		properties: operationProperties(contentOperations(PAGE_TYPE)),
+	};
+}

@@ -1,0 +1,23 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { contentOperations, POST_TYPE } from '../shared/content';
+import { operationProperties } from '../shared/operations';
+import { siteRequestDefaults } from '../shared/site';
+
+export class WdmPost implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Post',
+		name: 'wdmPost',
+		icon: { light: 'file:wdmPost.svg', dark: 'file:wdmPost.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Create, read, update and delete the posts of the WDM site, with their revisions, autosaves, categories and tags',
+		defaults: { name: 'WDM Post' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmSiteApi', required: true }],
+		requestDefaults: siteRequestDefaults,
+		properties: operationProperties(contentOperations(POST_TYPE)),
+	};
+}

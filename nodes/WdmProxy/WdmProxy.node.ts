@@ -1,0 +1,25 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { gatewayRequestDefaults } from '../shared/gateway';
+import { operationProperties } from '../shared/operations';
+import { remove } from './delete';
+import { get } from './get';
+import { set } from './set';
+
+export class WdmProxy implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Proxy',
+		name: 'wdmProxy',
+		icon: { light: 'file:wdmProxy.svg', dark: 'file:wdmProxy.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Read, set or remove the proxy a WDM gateway device connects through',
+		defaults: { name: 'WDM Proxy' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmInstanceApi', required: true }],
+		requestDefaults: gatewayRequestDefaults,
+		properties: operationProperties([get, set, remove]),
+	};
+}

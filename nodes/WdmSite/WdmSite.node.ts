@@ -1,0 +1,25 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { operationProperties } from '../shared/operations';
+import { siteRequestDefaults } from '../shared/site';
+import { batch } from './batch';
+import { getIndex, getNamespaceIndex } from './index';
+import { oembedEmbed, oembedProxy } from './oembed';
+
+export class WdmSite implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'WDM Site',
+		name: 'wdmSite',
+		icon: { light: 'file:wdmSite.svg', dark: 'file:wdmSite.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Read the index of the WDM site, run batches of content requests and get oEmbed data',
+		defaults: { name: 'WDM Site' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wdmSiteApi', required: true }],
+		requestDefaults: siteRequestDefaults,
+		properties: operationProperties([getIndex, getNamespaceIndex, batch, oembedEmbed, oembedProxy]),
+	};
+}

@@ -1,0 +1,52 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../operations';
+import { siteRouting } from '../site';
+import { type ContentType, contextField, idField, writableFields } from './fields';
+
+const autosaveIdField: INodeProperties = {
+	displayName: 'Autosave ID',
+	name: 'autosaveId',
+	type: 'number',
+	required: true,
+	default: 0,
+	typeOptions: { minValue: 1 },
+	description: 'ID of the autosave',
+};
+
+export const getAutosaves = (type: ContentType): Operation => ({
+	name: 'Get Many Autosaves',
+	value: 'getAutosaves',
+	action: `Get many autosaves of a ${type.noun}`,
+	description: `List the unsaved changes kept for a ${type.noun}, one per user`,
+	routing: siteRouting('GET', `${type.route}/{id}/autosaves`, { id: type.idParam }),
+	fields: [idField(type), contextField],
+});
+
+export const createAutosave = (type: ContentType): Operation => ({
+	name: 'Create Autosave',
+	value: 'createAutosave',
+	action: `Create an autosave of a ${type.noun}`,
+	description: `Keep unsaved changes of a ${type.noun}: your own draft is updated, otherwise your autosave of it`,
+	routing: siteRouting('POST', `${type.route}/{id}/autosaves`, { id: type.idParam }),
+	fields: [
+		idField(type),
+		{
+			displayName: 'Fields',
+			name: 'autosaveFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			description: 'Title, content and excerpt go into the autosave (the others only when it updates your own draft)',
+			options: writableFields(type),
+		},
+	],
+});
+
+export const getAutosave = (type: ContentType): Operation => ({
+	name: 'Get Autosave',
+	value: 'getAutosave',
+	action: `Get an autosave of a ${type.noun}`,
+	description: `Get one autosave of a ${type.noun}`,
+	routing: siteRouting('GET', `${type.route}/{parent}/autosaves/{id}`, { parent: type.idParam, id: 'autosaveId' }),
+	fields: [idField(type), autosaveIdField, contextField],
+});

@@ -1,0 +1,42 @@
+import type { Operation } from '../operations';
+import { siteRouting } from '../site';
+import { type ContentType, contextField, idField } from './fields';
+
+export const get = (type: ContentType): Operation => ({
+	name: 'Get',
+	value: 'get',
+	action: `Get a ${type.noun}`,
+	description: `Get a ${type.noun} by ID`,
+	routing: siteRouting('GET', `${type.route}/{id}`, { id: type.idParam }),
+	fields: [
+		idField(type),
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				contextField,
+				{
+					displayName: 'Excerpt Length',
+					name: 'excerpt_length',
+					type: 'number',
+					default: 55,
+					typeOptions: { minValue: 1 },
+					description: 'Words of an excerpt made from the content (when none was written)',
+					routing: { send: { type: 'query', property: 'excerpt_length' } },
+				},
+				{
+					displayName: 'Password',
+					name: 'password',
+					type: 'string',
+					typeOptions: { password: true },
+					default: '',
+					description: `The ${type.noun}'s password, to read protected content and excerpt`,
+					routing: { send: { type: 'query', property: 'password' } },
+				},
+			],
+		},
+	],
+});

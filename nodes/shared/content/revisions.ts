@@ -1,0 +1,96 @@
+import type { Operation } from '../operations';
+import { siteListRouting, siteReturnAllFields, siteRouting } from '../site';
+import { type ContentType, contextField, idField, idsField, orderField } from './fields';
+
+/** `/cms/v2/posts/{parent}/revisions[/{id}]` with the parent from the item's ID field. */
+const revisionsRoute = (type: ContentType, item = '') => `${type.route}/{parent}/revisions${item}`;
+const revisionFields = (type: ContentType) => ({ parent: type.idParam, id: 'revisionId' });
+
+const revisionIdField = {
+	displayName: 'Revision ID',
+	name: 'revisionId',
+	type: 'number' as const,
+	required: true,
+	default: 0,
+	typeOptions: { minValue: 1 },
+	description: 'ID of the revision',
+};
+
+export const getRevisions = (type: ContentType): Operation => ({
+	name: 'Get Many Revisions',
+	value: 'getRevisions',
+	action: `Get many revisions of a ${type.noun}`,
+	description: `List the earlier versions of a ${type.noun} (autosaves among them), newest first`,
+	routing: siteListRouting(revisionsRoute(type), revisionFields(type)),
+	fields: [
+		idField(type),
+		...siteReturnAllFields,
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				idsField('Exclude IDs', 'exclude', 'Leave out these revisions'),
+				idsField('Include IDs', 'include', 'Only these revisions'),
+				{
+					displayName: 'Search',
+					name: 'search',
+					type: 'string',
+					default: '',
+					description: 'Only revisions with every word in their title, excerpt or content',
+					routing: { send: { type: 'query', property: 'search' } },
+				},
+			],
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				contextField,
+				orderField,
+				{
+					displayName: 'Order By',
+					name: 'orderby',
+					type: 'options',
+					options: [
+						{ name: 'Date', value: 'date' },
+						{ name: 'ID', value: 'id' },
+						{ name: 'Include IDs', value: 'include', description: 'The order of Include IDs' },
+						{ name: 'Relevance', value: 'relevance', description: 'Best matches of Search first' },
+						{ name: 'Slug', value: 'slug' },
+						{ name: 'Title', value: 'title' },
+					],
+					default: 'date',
+					routing: { send: { type: 'query', property: 'orderby' } },
+				},
+			],
+		},
+	],
+});
+
+export const getRevision = (type: ContentType): Operation => ({
+	name: 'Get Revision',
+	value: 'getRevision',
+	action: `Get a revision of a ${type.noun}`,
+	description: `Get one earlier version of a ${type.noun}`,
+	routing: siteRouting('GET', revisionsRoute(type, '/{id}'), revisionFields(type)),
+	fields: [idField(type), revisionIdField, contextField],
+});
+
+export const deleteRevision = (type: ContentType): Operation => {
+	const routing = siteRouting('DELETE', revisionsRoute(type, '/{id}'), revisionFields(type));
+	return {
+		name: 'Delete Revision',
+		value: 'deleteRevision',
+		action: `Delete a revision of a ${type.noun}`,
+		description: 'Delete an earlier version for good (revisions have no trash)',
+		// Without force the site refuses (501): revisions have no trash.
+		routing: { ...routing, request: { ...routing.request, qs: { force: true } } },
+		fields: [idField(type), revisionIdField],
+	};
+};

@@ -1,0 +1,197 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { Operation } from '../operations';
+import { siteListRouting, siteReturnAllFields, siteRouting } from '../site';
+import { asList, contextField, idsField, orderField } from './fields';
+
+/** Categories and tags of posts (`/cms/v2/categories`, `/cms/v2/tags`): list, get, create. */
+interface Taxonomy {
+	/** `category`, `tag` */
+	noun: string;
+	label: string;
+	route: string;
+	idParam: string;
+	hierarchical: boolean;
+}
+
+const CATEGORY: Taxonomy = { noun: 'category', label: 'Category', route: '/cms/v2/categories', idParam: 'categoryId', hierarchical: true };
+const TAG: Taxonomy = { noun: 'tag', label: 'Tag', route: '/cms/v2/tags', idParam: 'tagId', hierarchical: false };
+
+const plural = (tax: Taxonomy) => (tax.hierarchical ? 'categories' : 'tags');
+const Plural = (tax: Taxonomy) => (tax.hierarchical ? 'Categories' : 'Tags');
+const query = (property: string) => ({ send: { type: 'query' as const, property } });
+
+const getManyTerms = (tax: Taxonomy): Operation => ({
+	name: `Get Many ${Plural(tax)}`,
+	value: `getMany${Plural(tax)}`,
+	action: `Get many ${plural(tax)}`,
+	description: `List the ${plural(tax)} posts can carry, with their IDs`,
+	routing: siteListRouting(tax.route),
+	fields: [
+		...siteReturnAllFields,
+		{
+			displayName: 'Filters',
+			name: 'termFilters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				idsField('Exclude IDs', 'exclude', `Leave out these ${plural(tax)}`),
+				{
+					displayName: 'Hide Empty',
+					name: 'hide_empty',
+					type: 'boolean',
+					default: false,
+					description: `Whether to leave out ${plural(tax)} no published post has`,
+					routing: query('hide_empty'),
+				},
+				idsField('Include IDs', 'include', `Only these ${plural(tax)}`),
+				...(tax.hierarchical
+					? [
+							{
+								displayName: 'Parent ID',
+								name: 'parent',
+								type: 'number',
+								default: 0,
+								typeOptions: { minValue: 0 },
+								description: 'Only the categories directly under this one (0 for top-level ones)',
+								routing: query('parent'),
+							} satisfies INodeProperties,
+						]
+					: []),
+				{
+					displayName: 'Post ID',
+					name: 'post',
+					type: 'number',
+					default: 0,
+					typeOptions: { minValue: 1 },
+					description: `Only the ${plural(tax)} of this post`,
+					routing: query('post'),
+				},
+				{
+					displayName: 'Search',
+					name: 'search',
+					type: 'string',
+					default: '',
+					description: 'Only those whose name or slug contains these words',
+					routing: query('search'),
+				},
+				{
+					displayName: 'Slugs',
+					name: 'slug',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. news, events',
+					description: `Only the ${plural(tax)} with these slugs`,
+					routing: asList('query', 'slug'),
+				},
+			],
+		},
+		{
+			displayName: 'Options',
+			name: 'termOptions',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				contextField,
+				{ ...orderField, default: 'asc' },
+				{
+					displayName: 'Order By',
+					name: 'orderby',
+					type: 'options',
+					options: [
+						{ name: 'Count', value: 'count', description: 'How many published posts have it' },
+						{ name: 'Description', value: 'description' },
+						{ name: 'ID', value: 'id' },
+						{ name: 'Include IDs', value: 'include', description: 'The order of Include IDs' },
+						{ name: 'Name', value: 'name' },
+						{ name: 'Slug', value: 'slug' },
+						{ name: 'Slugs', value: 'include_slugs', description: 'The order of Slugs' },
+					],
+					default: 'name',
+					routing: query('orderby'),
+				},
+			],
+		},
+	],
+});
+
+const getTerm = (tax: Taxonomy): Operation => ({
+	name: `Get ${tax.label}`,
+	value: `get${tax.label}`,
+	action: `Get a ${tax.noun}`,
+	description: `Get a ${tax.noun} by ID`,
+	routing: siteRouting('GET', `${tax.route}/{id}`, { id: tax.idParam }),
+	fields: [
+		{
+			displayName: `${tax.label} ID`,
+			name: tax.idParam,
+			type: 'number',
+			required: true,
+			default: 0,
+			typeOptions: { minValue: 1 },
+			description: `ID of the ${tax.noun}`,
+		},
+		contextField,
+	],
+});
+
+const createTerm = (tax: Taxonomy): Operation => ({
+	name: `Create ${tax.label}`,
+	value: `create${tax.label}`,
+	action: `Create a ${tax.noun}`,
+	description: tax.hierarchical ? 'Create a category (editors and administrators)' : 'Create a tag (whoever can write posts)',
+	routing: siteRouting('POST', tax.route),
+	fields: [
+		{
+			displayName: 'Name',
+			name: 'termName',
+			type: 'string',
+			required: true,
+			default: '',
+			description: `Name of the ${tax.noun}, unique${tax.hierarchical ? ' under its parent' : ''}`,
+			routing: { send: { type: 'body', property: 'name' } },
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'termFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Description',
+					name: 'description',
+					type: 'string',
+					typeOptions: { rows: 2 },
+					default: '',
+					routing: { send: { type: 'body', property: 'description' } },
+				},
+				...(tax.hierarchical
+					? [
+							{
+								displayName: 'Parent ID',
+								name: 'parent',
+								type: 'number',
+								default: 0,
+								typeOptions: { minValue: 0 },
+								description: 'ID of the category this one is under; 0 for the top level',
+								routing: { send: { type: 'body', property: 'parent' } },
+							} satisfies INodeProperties,
+						]
+					: []),
+				{
+					displayName: 'Slug',
+					name: 'slug',
+					type: 'string',
+					default: '',
+					description: `Name of the ${tax.noun} in URLs (from the name by default)`,
+					routing: { send: { type: 'body', property: 'slug' } },
+				},
+			],
+		},
+	],
+});
+
+/** The category and tag operations of the post node. */
+export const termOperations: Operation[] = [CATEGORY, TAG].flatMap((tax) => [getManyTerms(tax), getTerm(tax), createTerm(tax)]);

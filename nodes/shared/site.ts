@@ -1,0 +1,127 @@
+import { NodeApiError } from 'n8n-workflow';
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	JsonObject,
+} from 'n8n-workflow';
+
+/*
+ * Shared by every node on the `wdmSiteApi` credential (WDM Site, WDM Post, WDM Page, media, ...).
+ *
+ *   requestDefaults: siteRequestDefaults,
+ *   routing: siteRouting('GET', '/cms/v2/posts/{id}')          // a plain request, WordPress errors raised
+ *   routing: siteListRouting('/cms/v2/posts')                   // Return All / Limit over page & per_page
+ *   url: siteRoute('/cms/v2/posts/{parent}/revisions/{id}', { parent: 'postId', id: 'revisionId' })
+ *
+ * Operations write the REST route only (`/cms/v2/posts`); the base URL of `siteRequestDefaults` adds
+ * the site and the credential's addressing style, `…/wp-json` or `…/index.php?rest_route=`. Send query
+ * parameters as `qs` (routing `send: {type: 'query'}`), never inside the route: with the
+ * `rest_route=` style the request's query string is appended with `&`, which only works for `qs`.
+ */
+
+/** Base URL of the credential's addressing style; routes are appended as they are written. */
+export const SITE_BASE_URL =
+	'={{$credentials.url.replace(/\\/+$/, "") + ($credentials.addressing === "wpJson" ? "/wp-json" : "/index.php?rest_route=")}}';
+
+/** Request defaults of every site node: the site in the credential's style, JSON both ways. */
+export const siteRequestDefaults = {
+	baseURL: SITE_BASE_URL,
+	headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+	json: true,
+	// Error answers reach `siteResponse`, which raises them with WordPress's own message.
+	ignoreHttpStatusErrors: true,
+};
+
+/**
+ * The `url` of an operation for a REST route: `{name}` segments are filled from node parameters,
+ * each named like the segment unless `fields` maps it (`{parent}` from the parameter `postId`).
+ * A route without segments stays a plain string.
+ */
+export function siteRoute(path: string, fields: Record<string, string> = {}): string {
+	if (!/\{\w+\}/.test(path)) return path;
+	return `=${path.replace(/\{(\w+)\}/g, (_, name: string) => `{{encodeURIComponent(String($parameter["${fields[name] ?? name}"]))}}`)}`;
+}
+
+interface WordPressError {
+	code?: string;
+	message?: string;
+	data?: { status?: number; params?: Record<string, string> | string[] };
+}
+
+/** Raises a WordPress error answer (`{code, message, data}`) as a NodeApiError with its message and status. */
+export function throwSiteError(this: IExecuteSingleFunctions, response: IN8nHttpFullResponse): void {
+	if (response.statusCode < 400) return;
+	const body = (response.body && typeof response.body === 'object' ? response.body : {}) as WordPressError;
+	// `rest_invalid_param` names the parameters in `message`; the sentence for each is in `data.params`.
+	const params = body.data?.params;
+	const details = params && !Array.isArray(params) ? Object.values(params).join('; ') : undefined;
+	throw new NodeApiError(this.getNode(), body as JsonObject, {
+		message: body.message ?? `The site answered HTTP ${response.statusCode}`,
+		description: [body.code, details].filter(Boolean).join(': ') || undefined,
+		httpCode: String(response.statusCode),
+		itemIndex: this.getItemIndex(),
+	});
+}
+
+/** postReceive of site operations: raises errors; an array answer becomes one item per element. */
+export async function siteResponse(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	throwSiteError.call(this, response);
+	const body = response.body as unknown;
+	const list = Array.isArray(body) ? body : [body ?? {}];
+	// A text answer (the oEmbed XML) is kept whole in `data`.
+	return list.map((json) => ({ json: (json && typeof json === 'object' ? json : { data: json }) as IDataObject }));
+}
+
+export type SiteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Routing of a plain site operation: one request, WordPress errors raised, arrays split into items. */
+export function siteRouting(method: SiteMethod, path: string, fields?: Record<string, string>) {
+	return { request: { method, url: siteRoute(path, fields) }, output: { postReceive: [siteResponse] } };
+}
+
+/**
+ * Return All / Limit over a WordPress collection: fetches `page` 1, 2, ... with one `per_page` (up to
+ * 100; it must not change between pages, which are counted in it) until `X-WP-TotalPages` says there
+ * are no more or the limit is reached. The pages are requested directly (not through
+ * `makeRoutingRequest`), because the headers are needed.
+ */
+function pageThroughSite(pageSize = 100) {
+	return async function (
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+	): Promise<INodeExecutionData[]> {
+		const max = typeof requestData.maxResults === 'number' ? requestData.maxResults : Infinity;
+		const perPage = Math.min(pageSize, max);
+		const items: INodeExecutionData[] = [];
+		for (let page = 1; ; page++) {
+			const qs = { ...requestData.options.qs, page, per_page: perPage };
+			const options = { ...requestData.options, qs, returnFullResponse: true } as IHttpRequestOptions;
+			const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'wdmSiteApi', options)) as IN8nHttpFullResponse;
+			const pageItems = await siteResponse.call(this, [], response);
+			items.push(...pageItems);
+			const totalPages = Number(response.headers['x-wp-totalpages'] ?? Infinity);
+			if (page >= totalPages || pageItems.length < perPage || items.length >= max) return items.slice(0, max);
+		}
+	};
+}
+
+/** Routing of a collection route with Return All / Limit (add `siteReturnAllFields` to its fields). */
+export function siteListRouting(path: string, fields?: Record<string, string>) {
+	return {
+		request: { method: 'GET' as const, url: siteRoute(path, fields) },
+		send: { paginate: true },
+		operations: { pagination: pageThroughSite() },
+	};
+}
+
+/** Return All and Limit fields of a site collection operation (the gateway's, declared once). */
+export { returnAllFields as siteReturnAllFields } from './gateway';

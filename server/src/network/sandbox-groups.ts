@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { Services } from '../services';
+import { route } from '../http/route';
+import { badRequest, notFound } from '../http/errors';
+import { recipient } from '../http/schema';
+import { groupJid } from '../gateway/groups';
+import { inviteCodeOf } from './groups';
+import { parseUser } from './jid';
+
+/** The group a sandbox request names (a sandbox mistake is a 400/404, not a network failure). */
+function groupOf(services: Services, body: { groupjid?: string; invitecode?: string }) {
+	const group = body.invitecode
+		? services.store.groups.byInviteCode(inviteCodeOf(body.invitecode))
+		: services.store.groups.get(body.groupjid!);
+	if (!group) throw notFound(body.invitecode ? `invitecode: no group has the invite code ${inviteCodeOf(body.invitecode)}` : `group ${body.groupjid} does not exist`);
+	return group;
+}
+
+/** A simulated contact: a number on the network that is not a device of this server (devices act through the gateway). */
+function contactOf(services: Services, number: string) {
+	const { phone } = parseUser(number, 'number');
+	const device = services.store.devices.connectedByPhone(phone);
+	if (device) throw badRequest(`number ${phone} is device '${device.name}' of this server: it joins and leaves with its own token`);
+	if (!services.store.numbers.onNetwork(phone)) throw badRequest(`number ${phone} is not on the network`);
+	return phone;
+}
+
+/**
+ * `sandbox/v1` for groups: contacts join (or ask to join), leave, and admins on phones change the
+ * settings the gateway has no route for (approval of new participants).
+ */
+export const sandboxGroupRoutes = [
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/groups/join',
+		auth: 'user',
+		summary: 'A contact joins a group by invite code or link (or by JID); a group that approves new participants gets a join request',
+		body: z
+			.strictObject({ number: recipient, invitecode: z.string().trim().min(1).optional(), groupjid: groupJid.optional() })
+			.refine((b) => (b.invitecode === undefined) !== (b.groupjid === undefined), {
+				error: 'give exactly one of invitecode and groupjid',
+				path: ['invitecode'],
+			}),
+		handler: ({ services, body }) => {
+			const phone = contactOf(services, body.number);
+			const group = groupOf(services, body);
+			return { jid: group.jid, number: phone, status: services.groups.contactJoin(phone, group) };
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/groups/leave',
+		auth: 'user',
+		summary: 'A contact leaves a group',
+		body: z.strictObject({ number: recipient, groupjid: groupJid }),
+		handler: ({ services, body }) => {
+			const phone = contactOf(services, body.number);
+			services.groups.contactLeave(phone, groupOf(services, body));
+			return { jid: body.groupjid, number: phone, left: true };
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: '/sandbox/v1/groups/settings',
+		auth: 'user',
+		summary: "An admin on a phone changes a group setting the gateway has no route for: whether new participants need approval",
+		body: z.strictObject({ groupjid: groupJid, joinApprovalMode: z.boolean() }),
+		handler: ({ services, body }) =>
+			services.groups.view(services.groups.setBySandbox(groupOf(services, body), { joinApprovalMode: body.joinApprovalMode })),
+	}),
+];

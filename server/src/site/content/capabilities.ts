@@ -1,0 +1,76 @@
+import { ApiError } from '../../http/errors';
+import type { Sql } from '../../store/content';
+import type { ContentRow, UserRow } from '../../store/types';
+import { can } from '../roles';
+import type { PostType } from './types';
+
+/**
+ * WordPress's meta capabilities (`read_post`, `edit_post`, `delete_post`) over the role's primitive
+ * ones: an author works on their own items, others' need the `*_others_*` capabilities, published and
+ * private items need their own, and pages have a set of their own (authors cannot edit pages).
+ * A revision's rights are its post's: callers pass the post.
+ */
+
+/** WordPress's `rest_authorization_required_code`: 401 for an anonymous caller, 403 for a signed-in one. */
+export const authCode = (user: UserRow | null) => (user ? 403 : 401);
+
+/** A refusal with WordPress's code and message, 401 or 403 by the caller. */
+export const denied = (user: UserRow | null, code: string, message: string) => new ApiError(authCode(user), message, code);
+
+const isOwn = (user: UserRow | null, row: ContentRow): user is UserRow => !!user && row.author !== 0 && row.author === user.id;
+
+/** Published or scheduled (a trashed item counts as what it was before the trash). */
+function published(row: ContentRow): boolean {
+	const status = row.status === 'trash' ? row.trashed_status : row.status;
+	return status === 'publish' || status === 'future';
+}
+
+export function canRead(user: UserRow | null, def: PostType, row: ContentRow): boolean {
+	if (row.status === 'publish') return true;
+	if (isOwn(user, row)) return can(user, 'read');
+	if (row.status === 'private') return can(user, def.caps.read_private_posts);
+	return canEdit(user, def, row);
+}
+
+export function canEdit(user: UserRow | null, def: PostType, row: ContentRow): boolean {
+	const caps = def.caps;
+	if (isOwn(user, row)) return can(user, published(row) ? caps.edit_published_posts : caps.edit_posts);
+	if (!can(user, caps.edit_others_posts)) return false;
+	if (row.status === 'publish' || row.status === 'future') return can(user, caps.edit_published_posts);
+	if (row.status === 'private') return can(user, caps.edit_private_posts);
+	return true;
+}
+
+export function canDelete(user: UserRow | null, def: PostType, row: ContentRow): boolean {
+	const caps = def.caps;
+	if (isOwn(user, row)) return can(user, published(row) ? caps.delete_published_posts : caps.delete_posts);
+	if (!can(user, caps.delete_others_posts)) return false;
+	if (row.status === 'publish' || row.status === 'future') return can(user, caps.delete_published_posts);
+	if (row.status === 'private') return can(user, caps.delete_private_posts);
+	return true;
+}
+
+/** Creating items of the type (WordPress's `create_posts`, which is `edit_posts`). */
+export const canCreate = (user: UserRow | null, def: PostType) => can(user, def.caps.edit_posts);
+
+/** Categories are managed by editors and administrators (WordPress's `manage_categories`). */
+export const canManageTerms = (user: UserRow | null) => can(user, 'edit_others_posts');
+
+/**
+ * `canRead` as SQL over `content c`, so that a collection lists, and counts, only what the caller may
+ * read (WordPress counts the items it then hides from `X-WP-Total`).
+ */
+export function readableSql(user: UserRow | null, def: PostType): Sql {
+	const caps = def.caps;
+	const parts = ["c.status = 'publish'"];
+	const params: unknown[] = [];
+	if (user && can(user, 'read')) {
+		parts.push('(c.author = ? AND c.author <> 0)');
+		params.push(user.id);
+	}
+	if (can(user, caps.read_private_posts)) parts.push("c.status = 'private'");
+	if (can(user, caps.edit_others_posts)) {
+		parts.push(can(user, caps.edit_published_posts) ? "c.status NOT IN ('publish', 'private')" : "c.status NOT IN ('publish', 'private', 'future')");
+	}
+	return { sql: `(${parts.join(' OR ')})`, params };
+}

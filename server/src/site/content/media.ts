@@ -1,0 +1,406 @@
+import { z } from 'zod';
+import { badRequest, builtInIssues, invalidParams } from '../../http/errors';
+import { phpQuery } from '../../http/query';
+import { type Method, type Route, route } from '../../http/route';
+import { fileUrl } from '../../gateway/views';
+import type { Services } from '../../services';
+import type { Sql } from '../../store/content';
+import type { ContentRow, UserRow } from '../../store/types';
+import { can } from '../roles';
+import { canCreate, canEdit, canRead, denied, readableSql } from './capabilities';
+import { imageSize } from './image-size';
+import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
+import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
+import { autop, renderExcerpt } from './render';
+import { PAGE, POST, POST_CAPS, type PostType } from './types';
+import { readUpload, type Upload } from './upload';
+import { collectionUrl, contentView, inContext, itemUrl, permalink, type ViewEnv, viewEnv } from './views';
+import { checkUpdate, contentEnv, deleteItem, getItem, invalidParam, type WriteEnv, writeItem } from './write';
+
+/**
+ * `cms/v2/media`: WordPress's attachments controller over the content model. A media item is a content
+ * item of type `attachment` (caption in `excerpt`, description in `content`, attached post in `parent`)
+ * with its stored file in `attachments`; only what differs from posts is declared here.
+ */
+export const MEDIA: PostType = {
+	type: 'attachment',
+	base: 'media',
+	caps: POST_CAPS,
+	hierarchical: false,
+	formats: false,
+	sticky: false,
+	taxonomies: [],
+	// WordPress without MEDIA_TRASH: DELETE needs force=true (501 otherwise).
+	trash: false,
+	revisions: false,
+	discussion: 'open',
+	permalinkKey: 'attachment_id',
+	// Attachment slugs are unique across every type.
+	slugTypes: ['post', 'page', 'attachment'],
+};
+
+/** The `media_type` filter: the first part of the MIME type. */
+export const MEDIA_TYPES = ['image', 'video', 'text', 'application', 'audio'] as const;
+/** The statuses media can be listed by; every media item is `inherit` (public with its post) or `private`. */
+export const MEDIA_STATUSES = ['inherit', 'private', 'trash'] as const;
+
+/** Post types a media item can be attached to. */
+const PARENT_TYPES = [POST, PAGE];
+
+/** The post fields media has (no password, content, excerpt: caption and description take their place). */
+const postFields = itemBody(MEDIA).pick({
+	date: true,
+	date_gmt: true,
+	slug: true,
+	status: true,
+	title: true,
+	author: true,
+	featured_media: true,
+	comment_status: true,
+	ping_status: true,
+	meta: true,
+	template: true,
+});
+/** `title`'s form (a string, or an object with `raw`), which caption and description share. */
+const rawText = postFields.shape.title;
+
+/** The writable fields of a media item; unknown fields are ignored. */
+const mediaBody = postFields.extend({
+	alt_text: z.string().optional(),
+	caption: rawText,
+	description: rawText,
+	post: wpInt(0).optional(),
+});
+type MediaBody = z.output<typeof mediaBody>;
+
+/** An upload takes the same fields, from the query string (raw body) or the form (multipart). */
+const uploadFields = phpQuery(mediaBody.shape);
+
+type MediaParams = CollectionParams & {
+	parent: number[];
+	parent_exclude: number[];
+	media_type?: (typeof MEDIA_TYPES)[number][];
+	mime_type?: string[];
+};
+
+const { status: _postStatus, ...postParams } = collectionParams(MEDIA);
+const mediaParams = phpQuery({
+	...postParams,
+	status: list(z.enum(MEDIA_STATUSES)).default(['inherit']),
+	parent: idList().default([]),
+	parent_exclude: idList().default([]),
+	media_type: list(z.enum(MEDIA_TYPES)).optional(),
+	mime_type: list(z.string()).optional(),
+});
+
+/** WordPress's `sanitize_text_field` for `alt_text`: no tags, no line breaks, whitespace collapsed. */
+const textField = (text: string) =>
+	text
+		.replace(/<[^>]*>/g, '')
+		.replace(/\s+/g, ' ')
+		.trim();
+
+/** Attachments are `inherit` or `private`: WordPress turns every other written status into `inherit`. */
+const storedStatus = (status: string | undefined) => (status === undefined ? undefined : status === 'private' ? 'private' : 'inherit');
+
+/** The media fields as the content write path names them (description is `content`, caption `excerpt`). */
+function asItemBody(body: MediaBody): ItemBody {
+	const { alt_text: _alt, caption, description, post: _post, status, ...rest } = body;
+	// `inherit` is no status a post may be given: the write path stores it as it is.
+	return { ...rest, content: description, excerpt: caption, status: storedStatus(status) as ItemBody['status'] };
+}
+
+/** The post or page a media item is attached to (`post`): it must exist, be one, and be editable by the caller. */
+function checkAttachTo(env: WriteEnv, id: number) {
+	const parent = env.services.store.content.get(id);
+	if (!parent) throw invalidParam('post', `post must be the id of an existing post or page; ${id} is none`);
+	const def = PARENT_TYPES.find((d) => d.type === parent.type);
+	if (!def) throw badRequest('Invalid parent type.', 'rest_invalid_param');
+	if (!canEdit(env.user, def, parent)) throw denied(env.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
+}
+
+/** WordPress's `create_item_permissions_check` for media: `upload_files`, and the rights over author and post. */
+function checkUpload(env: WriteEnv, body: MediaBody) {
+	const { user } = env;
+	if (!can(user, 'upload_files')) throw denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
+	if (body.author && body.author !== user?.id && !can(user, MEDIA.caps.edit_others_posts)) {
+		throw denied(user, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.');
+	}
+	if (body.post) checkAttachTo(env, body.post);
+}
+
+/**
+ * Types a browser runs when the site serves them (pages, scripts, SVG): as WordPress keeps HTML and
+ * scripts to users with `unfiltered_html`, so that an author's upload cannot attack the site's admins.
+ */
+const ACTIVE_TYPES = new Set(['text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/javascript', 'application/javascript', 'application/x-javascript', 'text/xml', 'application/xml']);
+
+function checkFileType(user: UserRow | null, upload: Upload) {
+	if (ACTIVE_TYPES.has(upload.mimeType) && !can(user, 'unfiltered_html')) {
+		throw badRequest(`Sorry, you are not allowed to upload this file type (${upload.mimeType}).`, 'rest_upload_sideload_error');
+	}
+}
+
+/** `media_details`: the image's size read from its header, and the file's size. */
+function mediaDetails(upload: Upload) {
+	const size = upload.mimeType.startsWith('image/') ? imageSize(upload.data) : undefined;
+	return { ...size, filesize: upload.data.length };
+}
+
+/** WordPress's default title: the file name without its extension. */
+const titleOf = (fileName: string) => fileName.replace(/\.[^.]+$/, '').trim();
+
+/**
+ * Whether the caller may read a media item: as any content item, or, while it is `inherit`, as its
+ * post may be read (one without a post, or whose post is gone, is public), as WordPress decides.
+ */
+function canReadMedia(services: Services, user: UserRow | null, row: ContentRow): boolean {
+	if (canRead(user, MEDIA, row)) return true;
+	if (row.status !== 'inherit') return false;
+	const parent = row.parent ? services.store.content.get(row.parent) : undefined;
+	if (!parent) return true;
+	const def = PARENT_TYPES.find((d) => d.type === parent.type);
+	return !!def && canRead(user, def, parent);
+}
+
+/** `canReadMedia` as SQL over `content c`. The post's rule runs in an uncorrelated subquery, which rebinds `c`. */
+function readableMediaSql(user: UserRow | null): Sql {
+	const own = readableSql(user, MEDIA);
+	const parents = PARENT_TYPES.map((def) => ({ def, rule: readableSql(user, def) }));
+	return {
+		sql: `(${own.sql} OR (c.status = 'inherit' AND (c.parent = 0
+			OR NOT EXISTS (SELECT 1 FROM content p WHERE p.id = c.parent)
+			OR c.parent IN (SELECT c.id FROM content c WHERE ${parents.map(({ rule }) => `(c.type = ? AND ${rule.sql})`).join(' OR ')}))))`,
+		params: [...own.params, ...parents.flatMap(({ def, rule }) => [def.type, ...rule.params])],
+	};
+}
+
+/** `media_type` and `mime_type` together: items of any of the named kinds or types, as WordPress merges them. */
+function mimeSql(params: MediaParams): Sql | undefined {
+	const parts: Sql[] = (params.media_type ?? []).map((type) => ({ sql: 'c.mime_type LIKE ?', params: [`${type}/%`] }));
+	if (params.mime_type?.length) parts.push(inList('c.mime_type', params.mime_type.map((t) => t.trim().toLowerCase())));
+	if (!parts.length) return undefined;
+	return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
+}
+
+/** Which contexts show each field of a media item (WordPress's attachment schema). */
+const ALL = ['view', 'embed', 'edit'] as const;
+const VIEW_EDIT = ['view', 'edit'] as const;
+const EDIT = ['edit'] as const;
+const MEDIA_FIELDS = {
+	id: ALL,
+	date: ALL,
+	date_gmt: VIEW_EDIT,
+	guid: { self: VIEW_EDIT, fields: { rendered: VIEW_EDIT, raw: EDIT } },
+	modified: VIEW_EDIT,
+	modified_gmt: VIEW_EDIT,
+	slug: ALL,
+	status: VIEW_EDIT,
+	type: ALL,
+	link: ALL,
+	title: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
+	author: ALL,
+	featured_media: ALL,
+	comment_status: VIEW_EDIT,
+	ping_status: VIEW_EDIT,
+	template: VIEW_EDIT,
+	meta: EDIT,
+	permalink_template: EDIT,
+	generated_slug: EDIT,
+	description: { self: VIEW_EDIT, fields: { raw: EDIT, rendered: VIEW_EDIT } },
+	caption: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
+	alt_text: ALL,
+	media_type: ALL,
+	mime_type: ALL,
+	media_details: ALL,
+	post: VIEW_EDIT,
+	source_url: ALL,
+	missing_image_sizes: EDIT,
+};
+
+/** The fields a media item shares with posts, taken from the post view. */
+const SHARED = [
+	'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author',
+	'featured_media', 'comment_status', 'ping_status', 'template', 'meta', 'permalink_template', 'generated_slug',
+] as const;
+
+/** A media item as the routes answer it, in the env's context. */
+export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown> {
+	const { services } = env;
+	const post = contentView({ ...env, context: 'edit' }, row);
+	const attachment = services.store.attachments.get(row.id);
+	const source = attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : null;
+	const details = attachment ? (JSON.parse(attachment.details) as Record<string, unknown>) : {};
+	const parent = row.parent ? services.store.content.get(row.parent) : undefined;
+	const parentDef = parent && PARENT_TYPES.find((d) => d.type === parent.type);
+	const { 'wp:attachment': _own, curies, ...links } = post._links as Record<string, unknown>;
+	const full: Record<string, unknown> = {
+		...Object.fromEntries(SHARED.map((key) => [key, post[key]])),
+		guid: { rendered: source, raw: source },
+		description: { raw: row.content, rendered: autop(row.content) },
+		caption: { raw: row.excerpt, rendered: renderExcerpt(row.excerpt, row.content) },
+		alt_text: attachment?.alt_text ?? '',
+		// WordPress's response field says image or not; the `media_type` filter takes the MIME kinds.
+		media_type: row.mime_type.startsWith('image/') ? 'image' : 'file',
+		mime_type: row.mime_type,
+		media_details: attachment ? { ...details, file: `wdm/${attachment.file_id}/${attachment.file_name}`, sizes: {} } : {},
+		post: row.parent || null,
+		source_url: source,
+		missing_image_sizes: [],
+		_links: {
+			...links,
+			...(parent && parentDef
+				? { 'wp:attached-to': [{ embeddable: true, href: itemUrl(services, parentDef, parent.id), post_type: parent.type, id: parent.id }] }
+				: {}),
+			curies,
+		},
+	};
+	return inContext(full, MEDIA_FIELDS, env.context);
+}
+
+const idParams = z.object({ id: z.string() });
+const BASE = `/cms/v2/${MEDIA.base}`;
+
+const update = (method: Method) =>
+	route({
+		method,
+		path: `${BASE}/{id}`,
+		auth: 'site',
+		summary: 'Update a media item: title, caption, description, alt text, attached post, status and the other writable fields',
+		params: idParams,
+		body: mediaBody,
+		handler: ({ services, siteUser: user, params, body, request }) => {
+			const id = pathId(request, params.id);
+			const env = contentEnv(services, user, MEDIA);
+			const { store } = services;
+			const row = store.tx(() => {
+				const before = getItem(services, MEDIA, id);
+				const item = asItemBody(body);
+				checkUpdate(env, before, item);
+				if (body.post) checkAttachTo(env, body.post);
+				let saved = writeItem(env, before, item, { revision: false });
+				if (body.post !== undefined) saved = store.content.save({ ...saved, parent: body.post });
+				if (body.alt_text !== undefined) store.attachments.setAltText(id, textField(body.alt_text));
+				return saved;
+			});
+			return mediaView(viewEnv(services, user, MEDIA, 'edit'), row);
+		},
+	});
+
+export const mediaRoutes: Route[] = [
+	route({
+		method: 'GET',
+		path: BASE,
+		auth: 'site',
+		summary: 'List media, filtered (media_type, mime_type, parent, ...), searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
+		query: mediaParams,
+		handler: ({ services, siteUser: user, query, request, reply }) => {
+			const params = query as MediaParams;
+			const env = contentEnv(services, user, MEDIA);
+			checkStatuses(user, MEDIA, params.status, 'inherit');
+			if (params.context === 'edit' && !canCreate(user, MEDIA)) {
+				throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+			}
+			checkOrderby(params);
+			const where = collectionWhere(services, user, MEDIA, params, env.zone, readableMediaSql(user));
+			if (params.parent.length) where.addSql(inList('c.parent', params.parent));
+			if (params.parent_exclude.length) where.addSql(inList('c.parent', params.parent_exclude, true));
+			const types = mimeSql(params);
+			if (types) where.addSql(types);
+			const page = runCollection(services, MEDIA, where, params);
+			pagingHeaders(reply, request, collectionUrl(services, MEDIA), page.page, page.total, page.totalPages);
+			const view = viewEnv(services, user, MEDIA, params.context);
+			return page.items.map((row) => mediaView(view, row));
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: BASE,
+		auth: 'site',
+		rawBody: true,
+		summary:
+			'Upload a file (201, Location): the raw body with its Content-Type and Content-Disposition: attachment; filename=..., ' +
+			'or multipart/form-data with the file in `file`; the other fields in the query string or the form',
+		query: uploadFields,
+		handler: ({ services, siteUser: user, request, reply }) => {
+			const { fields, file } = readUpload(request);
+			const input = { ...(request.query as object), ...fields };
+			const parsed = uploadFields.safeParse(input, builtInIssues);
+			if (!parsed.success) throw invalidParams(parsed.error, input, 'query');
+			const body = parsed.data as MediaBody;
+			const env = contentEnv(services, user, MEDIA);
+			checkUpload(env, body);
+			const upload = file();
+			checkFileType(user, upload);
+			const { store } = services;
+			const row = store.tx(() => {
+				const stored = store.files.insert({ mimetype: upload.mimeType, file_name: upload.fileName, data: upload.data });
+				const item: ItemBody = {
+					...asItemBody(body),
+					title: body.title || titleOf(upload.originalName) || titleOf(upload.fileName),
+					status: (storedStatus(body.status) ?? 'inherit') as ItemBody['status'],
+					// Attachments take comments but no pings (WordPress's defaults for the type).
+					ping_status: body.ping_status ?? 'closed',
+				};
+				const written = writeItem(env, undefined, item, { revision: false });
+				const saved = store.content.save({ ...written, mime_type: upload.mimeType, parent: body.post ?? 0 });
+				store.attachments.insert({
+					content_id: saved.id,
+					file_id: stored.id,
+					alt_text: textField(body.alt_text ?? ''),
+					details: JSON.stringify(mediaDetails(upload)),
+				});
+				return saved;
+			});
+			reply.code(201).header('Location', itemUrl(services, MEDIA, row.id)).header('X-WP-Upload-Attachment-ID', String(row.id));
+			return mediaView(viewEnv(services, user, MEDIA, 'edit'), row);
+		},
+	}),
+
+	route({
+		method: 'GET',
+		path: `${BASE}/{id}`,
+		auth: 'site',
+		summary: 'Get a media item with its file URL (source_url) and details',
+		params: idParams,
+		query: phpQuery({ context: contextParam }),
+		handler: ({ services, siteUser: user, params, query, request, reply }) => {
+			const id = pathId(request, params.id);
+			contentEnv(services, user, MEDIA);
+			const row = getItem(services, MEDIA, id);
+			if (query.context === 'edit' && !canEdit(user, MEDIA, row)) {
+				throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+			}
+			if (!canReadMedia(services, user, row)) throw denied(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+			reply.header('Link', `<${permalink(services, MEDIA, row.id)}>; rel="alternate"; type=text/html`);
+			return mediaView(viewEnv(services, user, MEDIA, query.context), row);
+		},
+	}),
+
+	update('POST'),
+	update('PUT'),
+	update('PATCH'),
+
+	route({
+		method: 'DELETE',
+		path: `${BASE}/{id}`,
+		auth: 'site',
+		summary: 'Delete a media item and its file (force=true is required: media has no trash)',
+		params: idParams,
+		query: phpQuery({ force: wpBool.default(false) }),
+		// WordPress reads parameters from the body too.
+		body: z.object({ force: wpBool.optional() }),
+		handler: ({ services, siteUser: user, params, query, body, request }) => {
+			const id = pathId(request, params.id);
+			const env = contentEnv(services, user, MEDIA);
+			const view = viewEnv(services, user, MEDIA, 'edit');
+			return services.store.tx(() => {
+				const row = getItem(services, MEDIA, id);
+				const previous = mediaView(view, row);
+				deleteItem(env, row, query.force || body.force === true);
+				return { deleted: true, previous };
+			});
+		},
+	}),
+];

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { ApiError, badRequest, notFound } from '../../http/errors';
+import { phpQuery } from '../../http/query';
+import { type Route, route } from '../../http/route';
+import type { Services } from '../../services';
+import type { ContentRow, UserRow } from '../../store/types';
+import { canDelete, canEdit, denied } from './capabilities';
+import { contextParam, idList, wpBool, wpInt } from './params';
+import { checkOrderby, collectionOrder, pagingHeaders, pathId, searchSql, Where } from './query';
+import type { PostType } from './types';
+import { itemUrl, revisionView, viewEnv } from './views';
+import { contentEnv } from './write';
+
+/** The post or page a revision route names; WordPress's 404 `rest_post_invalid_parent` otherwise. */
+export function getParent(services: Services, def: PostType, id: number): ContentRow {
+	const row = id > 0 ? services.store.content.get(id) : undefined;
+	if (!row || row.type !== def.type) throw notFound('Invalid post parent ID.', 'rest_post_invalid_parent');
+	return row;
+}
+
+/** Revisions (and autosaves) are read by whoever may edit their post. */
+export function checkReadRevisions(user: UserRow | null, def: PostType, parent: ContentRow, what = 'revisions') {
+	if (!canEdit(user, def, parent)) throw denied(user, 'rest_cannot_read', `Sorry, you are not allowed to view ${what} of this post.`);
+}
+
+/** A revision of `parent` by id: 404 `rest_post_invalid_id` for no revision, `rest_revision_parent_id_mismatch` for another post's. */
+function getRevision(services: Services, parent: ContentRow, id: number): ContentRow {
+	const row = id > 0 ? services.store.content.get(id) : undefined;
+	if (!row || row.type !== 'revision') throw notFound('Invalid revision ID.', 'rest_post_invalid_id');
+	if (row.parent !== parent.id) {
+		throw new ApiError(404, `The revision does not belong to the specified parent with id of "${parent.id}"`, 'rest_revision_parent_id_mismatch');
+	}
+	return row;
+}
+
+const REVISION_ORDERBY = ['date', 'id', 'include', 'relevance', 'slug', 'include_slugs', 'title'] as const;
+
+/**
+ * `/cms/v2/{posts|pages}/{parent}/revisions[/{id}]`: the copies an update keeps (autosaves among
+ * them), listed (all at once unless `per_page` is given), read, and deleted for good (`force=true`).
+ */
+export function revisionRoutes(def: PostType): Route[] {
+	const base = `/cms/v2/${def.base}/{parent}/revisions`;
+	const itemParams = z.object({ parent: z.string(), id: z.string() });
+
+	return [
+		route({
+			method: 'GET',
+			path: base,
+			auth: 'site',
+			summary: `List the revisions of a ${def.type}, newest first`,
+			params: z.object({ parent: z.string() }),
+			query: phpQuery({
+				parent: wpInt().optional(),
+				context: contextParam,
+				page: wpInt(1).prefault(1),
+				// No default: without it, every revision.
+				per_page: wpInt(1, 100).optional(),
+				search: z.string().optional(),
+				exclude: idList().prefault([]),
+				include: idList().prefault([]),
+				offset: wpInt().optional(),
+				order: z.enum(['asc', 'desc']).default('desc'),
+				orderby: z.enum(REVISION_ORDERBY).default('date'),
+			}),
+			handler: ({ services, siteUser: user, params, query, request, reply }) => {
+				const parentId = pathId(request, params.parent);
+				contentEnv(services, user, def);
+				const parent = getParent(services, def, parentId);
+				checkReadRevisions(user, def, parent);
+				checkOrderby(query);
+				const where = new Where().add("c.type = 'revision'").add('c.parent = ?', parent.id);
+				const search = query.search?.trim() ? searchSql(query.search, [], false) : undefined;
+				if (search) where.addSql(search);
+				if (query.include.length) where.add('c.id IN (SELECT value FROM json_each(?))', JSON.stringify(query.include));
+				if (query.exclude.length) where.add('c.id NOT IN (SELECT value FROM json_each(?))', JSON.stringify(query.exclude));
+				const perPage = query.per_page;
+				const offset = query.offset !== undefined ? Math.abs(query.offset) : perPage ? (query.page - 1) * perPage : 0;
+				const { rows, total } = services.store.content.find(where.sql(), collectionOrder(query), perPage ?? null, perPage ? offset : 0);
+				const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
+				if (total > 0) {
+					if (offset >= total && query.offset !== undefined) {
+						throw badRequest(
+							'The offset number requested is larger than or equal to the number of available revisions.',
+							'rest_revision_invalid_offset_number',
+						);
+					}
+					if (!query.offset && query.page > totalPages) {
+						throw badRequest('The page number requested is larger than the number of pages available.', 'rest_revision_invalid_page_number');
+					}
+				}
+				pagingHeaders(reply, request, `${itemUrl(services, def, parent.id)}/revisions`, query.page, total, totalPages);
+				const view = viewEnv(services, user, def, query.context);
+				return rows.map((row) => revisionView(view, row));
+			},
+		}),
+
+		route({
+			method: 'GET',
+			path: `${base}/{id}`,
+			auth: 'site',
+			summary: `Get a revision of a ${def.type}`,
+			params: itemParams,
+			query: phpQuery({ context: contextParam }),
+			handler: ({ services, siteUser: user, params, query, request }) => {
+				const parentId = pathId(request, params.parent);
+				const id = pathId(request, params.id);
+				contentEnv(services, user, def);
+				const parent = getParent(services, def, parentId);
+				checkReadRevisions(user, def, parent);
+				return revisionView(viewEnv(services, user, def, query.context), getRevision(services, parent, id));
+			},
+		}),
+
+		route({
+			method: 'DELETE',
+			path: `${base}/{id}`,
+			auth: 'site',
+			summary: `Delete a revision of a ${def.type} for good (force=true is required: revisions have no trash)`,
+			params: itemParams,
+			query: phpQuery({ force: wpBool.prefault(false) }),
+			body: z.object({ force: wpBool.optional() }),
+			handler: ({ services, siteUser: user, params, query, body, request }) => {
+				const parentId = pathId(request, params.parent);
+				const id = pathId(request, params.id);
+				contentEnv(services, user, def);
+				return services.store.tx(() => {
+					const parent = getParent(services, def, parentId);
+					const revision = getRevision(services, parent, id);
+					checkReadRevisions(user, def, parent);
+					if (!canDelete(user, def, parent)) throw denied(user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.');
+					if (!(query.force || body.force === true)) {
+						throw new ApiError(501, "Revisions do not support trashing. Set 'force=true' to delete.", 'rest_trash_not_supported');
+					}
+					const previous = revisionView(viewEnv(services, user, def, 'view'), revision);
+					services.store.content.delete(revision.id);
+					return { deleted: true, previous };
+				});
+			},
+		}),
+	];
+}

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { ApiError } from '../../http/errors';
+import { phpQuery } from '../../http/query';
+import { type Method, type Route, route } from '../../http/route';
+import { hashSecret, sameDigest } from '../../security';
+import { canCreate, canEdit, canRead, denied } from './capabilities';
+import { type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
+import { checkOrderby, checkStatuses, collectionWhere, pagingHeaders, pathId, runCollection } from './query';
+import type { PostType } from './types';
+import { collectionUrl, contentView, itemUrl, permalink, viewEnv } from './views';
+import { checkCreate, checkUpdate, contentEnv, deleteItem, getItem, writeItem } from './write';
+
+const idParams = z.object({ id: z.string() });
+
+const samePassword = (given: string, actual: string) => sameDigest(hashSecret(given), hashSecret(actual));
+
+/**
+ * The collection and item routes of a post type (`/cms/v2/posts`, `/cms/v2/posts/{id}`), WordPress's
+ * posts controller: GET lists and reads, POST creates, POST/PUT/PATCH update, DELETE trashes or, with
+ * `force`, deletes. All may run inside `POST /batch/v1`.
+ */
+export function postTypeRoutes(def: PostType): Route[] {
+	const base = `/cms/v2/${def.base}`;
+	const body = itemBody(def);
+	const noun = def.type;
+
+	const update = (method: Method) =>
+		route({
+			method,
+			path: `${base}/{id}`,
+			auth: 'site',
+			batch: true,
+			summary: `Update a ${noun}; a change of title, content or excerpt keeps a revision`,
+			params: idParams,
+			body,
+			handler: ({ services, siteUser, params, body, request }) => {
+				const id = pathId(request, params.id);
+				const env = contentEnv(services, siteUser, def);
+				const row = services.store.tx(() => {
+					const before = getItem(services, def, id);
+					checkUpdate(env, before, body as ItemBody);
+					return writeItem(env, before, body as ItemBody, { revision: true });
+				});
+				return contentView(viewEnv(services, siteUser, def, 'edit'), row);
+			},
+		});
+
+	return [
+		route({
+			method: 'GET',
+			path: base,
+			auth: 'site',
+			batch: true,
+			summary: `List ${def.base}, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
+			query: phpQuery(collectionParams(def)),
+			handler: ({ services, siteUser: user, query, request, reply }) => {
+				const params = query as CollectionParams;
+				const env = contentEnv(services, user, def);
+				checkStatuses(user, def, params.status);
+				if (params.context === 'edit' && !canCreate(user, def)) {
+					throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+				}
+				checkOrderby(params);
+				const page = runCollection(services, def, collectionWhere(services, user, def, params, env.zone), params);
+				pagingHeaders(reply, request, collectionUrl(services, def), page.page, page.total, page.totalPages);
+				const view = viewEnv(services, user, def, params.context);
+				return page.items.map((row) => contentView(view, row));
+			},
+		}),
+
+		route({
+			method: 'POST',
+			path: base,
+			auth: 'site',
+			batch: true,
+			summary: `Create a ${noun} (201, Location); a draft unless a status is given`,
+			body,
+			handler: ({ services, siteUser, body, request, reply }) => {
+				const env = contentEnv(services, siteUser, def);
+				checkCreate(env, body as ItemBody, request.body);
+				const row = services.store.tx(() => writeItem(env, undefined, body as ItemBody, { revision: false }));
+				reply.code(201).header('Location', itemUrl(services, def, row.id));
+				return contentView(viewEnv(services, siteUser, def, 'edit'), row);
+			},
+		}),
+
+		route({
+			method: 'GET',
+			path: `${base}/{id}`,
+			auth: 'site',
+			batch: true,
+			summary: `Get a ${noun}; \`password\` opens protected content`,
+			params: idParams,
+			query: phpQuery({ context: contextParam, excerpt_length: wpInt(1).optional(), password: z.string().optional() }),
+			handler: ({ services, siteUser: user, params, query, request, reply }) => {
+				const id = pathId(request, params.id);
+				contentEnv(services, user, def);
+				const row = getItem(services, def, id);
+				if (query.context === 'edit' && !canEdit(user, def, row)) {
+					throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+				}
+				if (query.password && !samePassword(query.password, row.password)) {
+					throw new ApiError(403, 'Incorrect post password.', 'rest_post_incorrect_password');
+				}
+				if (!canRead(user, def, row)) throw denied(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+				reply.header('Link', `<${permalink(services, def, row.id)}>; rel="alternate"; type=text/html`);
+				const view = viewEnv(services, user, def, query.context, { password: query.password, excerptLength: query.excerpt_length });
+				return contentView(view, row);
+			},
+		}),
+
+		update('POST'),
+		update('PUT'),
+		update('PATCH'),
+
+		route({
+			method: 'DELETE',
+			path: `${base}/{id}`,
+			auth: 'site',
+			batch: true,
+			summary: def.trash
+				? `Move a ${noun} to the trash, or with force=true delete it for good with its revisions`
+				: `Delete a ${noun} (force=true is required: it has no trash)`,
+			params: idParams,
+			query: phpQuery({ force: wpBool.prefault(false) }),
+			// WordPress reads parameters from the body too.
+			body: z.object({ force: wpBool.optional() }),
+			handler: ({ services, siteUser: user, params, query, body, request }) => {
+				const id = pathId(request, params.id);
+				const env = contentEnv(services, user, def);
+				const view = viewEnv(services, user, def, 'edit');
+				return services.store.tx(() => {
+					const row = getItem(services, def, id);
+					const previous = contentView(view, row);
+					const trashed = deleteItem(env, row, query.force || body.force === true);
+					return trashed ? contentView(view, trashed) : { deleted: true, previous };
+				});
+			},
+		}),
+	];
+}

@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import mime from 'mime-types';
+import { ApiError, badRequest } from '../../http/errors';
+import { detectMime } from '../../media/load';
+
+/**
+ * Reading a media upload as WordPress's attachments controller takes it: either a raw body (the file's
+ * bytes, its `Content-Type` and `Content-Disposition: attachment; filename=...`) or a
+ * `multipart/form-data` form with the file in the part `file` and the other fields beside it.
+ */
+
+export interface Upload {
+	data: Buffer;
+	/** As sanitized for storage: `my photo.png` -> `my-photo.png`. */
+	fileName: string;
+	/** The name as the client gave it (the default title is made from it). */
+	originalName: string;
+	mimeType: string;
+}
+
+const noData = () => badRequest('No data supplied.', 'rest_upload_no_data');
+
+/** A header's value (the first, when repeated). */
+function header(request: FastifyRequest, name: string): string | undefined {
+	const value = request.headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/** `filename*=UTF-8''na%C3%AFve.txt` (RFC 5987) decoded; undefined when it is not that form. */
+function extendedValue(value: string): string | undefined {
+	const m = value.match(/^([\w!#$%&+^`{}~-]+)'[\w-]*'(.*)$/);
+	if (!m || !/^utf-8$/i.test(m[1])) return undefined;
+	try {
+		return decodeURIComponent(m[2]);
+	} catch {
+		return undefined;
+	}
+}
+
+/** A quoted-string's content with its `\"` escapes undone, or the token as written. */
+const unquote = (value: string) => (value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value);
+
+/**
+ * The parameters of a `Content-Disposition` value (`form-data; name="file"; filename="a.png"`), keys
+ * in lower case; `filename*` (RFC 5987) wins over `filename`. Semicolons inside quotes are kept.
+ */
+export function dispositionParams(value: string): Record<string, string> {
+	const params: Record<string, string> = {};
+	const parts = value.match(/(?:[^;"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
+	for (const part of parts.slice(1)) {
+		const eq = part.indexOf('=');
+		if (eq < 0) continue;
+		params[part.slice(0, eq).trim().toLowerCase()] = unquote(part.slice(eq + 1).trim());
+	}
+	const extended = params['filename*'] !== undefined ? extendedValue(params['filename*']) : undefined;
+	if (extended) params.filename = extended;
+	return params;
+}
+
+/**
+ * WordPress's `sanitize_file_name`, simplified: the last path segment, without characters that are
+ * special in paths, URLs or shells, whitespace as dashes, no leading or trailing dots and dashes.
+ */
+export function sanitizeFileName(name: string): string {
+	const base = name.split(/[\\/]/).pop() ?? '';
+	const clean = base
+		.normalize('NFC')
+		.replace(/[?[\]/\\=<>:;,'"&$#*()|~`!{}%+\p{Cc}\u2018\u2019\u201c\u201d\u00ab\u00bb]/gu, '')
+		.replace(/\s+/g, '-')
+		.replace(/-+/g, '-')
+		.replace(/^[.\-_]+|[.\-_]+$/g, '');
+	return clean || 'unnamed-file';
+}
+
+/** Types a client says when it does not know the type: the bytes decide then. */
+const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/** The file's MIME type: the declared one unless it is generic, else sniffed from the bytes, else from the name. */
+export function uploadMime(declared: string | undefined, data: Buffer, fileName: string): string {
+	const type = declared?.split(';')[0].trim().toLowerCase();
+	if (type && !GENERIC_TYPES.has(type) && /^[\w.+-]+\/[\w.+-]+$/.test(type)) return type;
+	return detectMime(data, fileName);
+}
+
+function checkMd5(request: FastifyRequest, data: Buffer) {
+	const expected = header(request, 'content-md5')?.trim();
+	if (expected && expected !== createHash('md5').update(data).digest('hex')) {
+		throw new ApiError(412, 'Content hash did not match expected.', 'rest_upload_hash_mismatch');
+	}
+}
+
+/** A name without an extension gets the type's (`photo` as image/png is stored as `photo.png`). */
+function withExtension(fileName: string, mimeType: string): string {
+	if (/\.[A-Za-z0-9]{1,8}$/.test(fileName)) return fileName;
+	const ext = mime.extension(mimeType);
+	return ext ? `${fileName}.${ext}` : fileName;
+}
+
+function upload(data: Buffer, name: string, declared: string | undefined): Upload {
+	const clean = sanitizeFileName(name);
+	const mimeType = uploadMime(declared, data, clean);
+	return { data, fileName: withExtension(clean, mimeType), originalName: name, mimeType };
+}
+
+interface FormPart {
+	name: string;
+	filename?: string;
+	type?: string;
+	data: Buffer;
+}
+
+/** The parts of a buffered `multipart/form-data` body; a body that is not one is a 400. */
+export function multipartParts(body: Buffer, contentType: string): FormPart[] {
+	const boundary = contentType.match(/boundary=(?:"([^"]+)"|([^;\s]+))/i);
+	const invalid = (why: string) => badRequest(`The multipart/form-data body is invalid: ${why}.`, 'rest_upload_invalid_multipart');
+	if (!boundary) throw invalid('the Content-Type has no boundary');
+	const dash = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+	const delimiter = Buffer.concat([Buffer.from('\r\n'), dash]);
+	const parts: FormPart[] = [];
+	let at = body.indexOf(dash);
+	if (at < 0) throw invalid('the boundary does not occur in the body');
+	for (;;) {
+		at += dash.length;
+		// `--` after a delimiter ends the body.
+		if (body[at] === 0x2d && body[at + 1] === 0x2d) return parts;
+		const headStart = body.indexOf('\r\n', at);
+		const headEnd = body.indexOf('\r\n\r\n', at);
+		if (headStart < 0 || headEnd < 0) throw invalid('a part has no end of headers');
+		const next = body.indexOf(delimiter, headEnd + 4);
+		if (next < 0) throw invalid('the closing boundary is missing');
+		const headers: Record<string, string> = {};
+		for (const line of body.subarray(headStart + 2, headEnd).toString('utf8').split('\r\n')) {
+			const colon = line.indexOf(':');
+			if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+		}
+		const disposition = dispositionParams(headers['content-disposition'] ?? '');
+		if (disposition.name === undefined) throw invalid('a part has no Content-Disposition name');
+		parts.push({ name: disposition.name, filename: disposition.filename, type: headers['content-type'], data: body.subarray(headEnd + 4, next) });
+		at = next + 2;
+	}
+}
+
+/**
+ * The form fields of a `POST /cms/v2/media` (multipart only: a raw body carries its fields in the
+ * query string) and its file. The file is read when asked for, so that the caller checks fields and
+ * permissions first; a missing or empty file throws WordPress's errors then.
+ */
+export function readUpload(request: FastifyRequest): { fields: Record<string, string | string[]>; file: () => Upload } {
+	const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+	const contentType = header(request, 'content-type');
+	if (contentType && /^multipart\/form-data\b/i.test(contentType)) {
+		// No prototype: a part named `__proto__` is just a field (and is dropped by the query reader).
+		const fields: Record<string, string | string[]> = Object.create(null);
+		let file: FormPart | undefined;
+		for (const part of multipartParts(body, contentType)) {
+			if (part.filename !== undefined) {
+				if (part.name === 'file') file ??= part;
+				continue;
+			}
+			// Kept as a query string is (`a[]`, `meta[footnotes]` are read by `bracketQuery`); a repeated name is a list.
+			const value = part.data.toString('utf8');
+			const seen = fields[part.name];
+			fields[part.name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+		}
+		return {
+			fields,
+			file: () => {
+				if (!file || file.data.length === 0) throw noData();
+				checkMd5(request, file.data);
+				return upload(file.data, file.filename || 'unnamed-file', file.type);
+			},
+		};
+	}
+	return { fields: {}, file: () => rawUpload(request, body, contentType) };
+}
+
+/** WordPress's `upload_from_data`: the body is the file, named by `Content-Disposition`. */
+function rawUpload(request: FastifyRequest, body: Buffer, contentType: string | undefined): Upload {
+	if (body.length === 0) throw noData();
+	if (!contentType) throw badRequest('No Content-Type supplied.', 'rest_upload_no_content_type');
+	const disposition = header(request, 'content-disposition');
+	if (!disposition) throw badRequest('No Content-Disposition supplied.', 'rest_upload_no_content_disposition');
+	const fileName = dispositionParams(disposition).filename?.trim();
+	if (!fileName) {
+		throw badRequest(
+			'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.',
+			'rest_upload_invalid_disposition',
+		);
+	}
+	checkMd5(request, body);
+	return upload(body, fileName, contentType);
+}

@@ -1,0 +1,232 @@
+import type { Services } from '../../services';
+import type { ContentRow, UserRow } from '../../store/types';
+import { siteSettings } from '../settings';
+import { canEdit } from './capabilities';
+import { formatGmt, formatLocal } from './dates';
+import { type Context, META_DEFAULTS } from './params';
+import { autop, blockVersion, renderExcerpt, sanitizeTitle } from './render';
+import type { PostType } from './types';
+
+/** What a view needs besides the row: who asks, in which context, and the site's settings. */
+export interface ViewEnv {
+	services: Services;
+	user: UserRow | null;
+	def: PostType;
+	context: Context;
+	/** Site time zone (IANA) for local dates. */
+	zone: string;
+	/** The `password` the client gave for protected content (item GET). */
+	password?: string;
+	/** `excerpt_length` (item GET): words of a generated excerpt. */
+	excerptLength?: number;
+}
+
+export function viewEnv(services: Services, user: UserRow | null, def: PostType, context: Context, extra: Partial<ViewEnv> = {}): ViewEnv {
+	return { services, user, def, context, zone: siteSettings(services.store).timezone, ...extra };
+}
+
+/** `https://site/wp-json` */
+export const restBase = (services: Services) => `${services.baseUrl}/wp-json`;
+export const itemUrl = (services: Services, def: PostType, id: number) => `${restBase(services)}/cms/v2/${def.base}/${id}`;
+export const collectionUrl = (services: Services, def: PostType) => `${restBase(services)}/cms/v2/${def.base}`;
+
+/** Plain permalinks (`?p=1`, `?page_id=2`): the site has no rewrite rules. */
+export const permalink = (services: Services, def: PostType, id: number) => `${services.baseUrl}/?${def.permalinkKey}=${id}`;
+
+type Contexts = readonly Context[];
+const ALL: Contexts = ['view', 'embed', 'edit'];
+const VIEW_EDIT: Contexts = ['view', 'edit'];
+const EDIT: Contexts = ['edit'];
+
+/** Which contexts show each field (and sub-field), as WordPress's item schemas say; `_links` always shows. */
+type ContextTable = Record<string, Contexts | { self: Contexts; fields: Record<string, Contexts> }>;
+
+const POST_FIELDS: ContextTable = {
+	id: ALL,
+	date: ALL,
+	date_gmt: VIEW_EDIT,
+	guid: { self: VIEW_EDIT, fields: { rendered: VIEW_EDIT, raw: EDIT } },
+	modified: VIEW_EDIT,
+	modified_gmt: VIEW_EDIT,
+	password: EDIT,
+	slug: ALL,
+	status: VIEW_EDIT,
+	type: ALL,
+	link: ALL,
+	title: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
+	content: { self: VIEW_EDIT, fields: { raw: EDIT, rendered: VIEW_EDIT, protected: VIEW_EDIT, block_version: EDIT } },
+	excerpt: { self: ALL, fields: { raw: EDIT, rendered: ALL, protected: ALL } },
+	author: ALL,
+	featured_media: ALL,
+	parent: VIEW_EDIT,
+	menu_order: VIEW_EDIT,
+	comment_status: VIEW_EDIT,
+	ping_status: VIEW_EDIT,
+	sticky: VIEW_EDIT,
+	template: VIEW_EDIT,
+	format: VIEW_EDIT,
+	// The spec shows meta fields in the edit context only.
+	meta: EDIT,
+	categories: VIEW_EDIT,
+	tags: VIEW_EDIT,
+	permalink_template: EDIT,
+	generated_slug: EDIT,
+};
+
+const REVISION_FIELDS: ContextTable = {
+	author: ALL,
+	date: ALL,
+	date_gmt: VIEW_EDIT,
+	guid: { self: VIEW_EDIT, fields: { rendered: VIEW_EDIT, raw: EDIT } },
+	id: ALL,
+	modified: VIEW_EDIT,
+	modified_gmt: VIEW_EDIT,
+	parent: ALL,
+	slug: ALL,
+	title: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
+	content: { self: VIEW_EDIT, fields: { raw: EDIT, rendered: VIEW_EDIT } },
+	excerpt: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
+	preview_link: EDIT,
+};
+
+/** Keeps the fields (and sub-fields) the context shows, in the order they were built. */
+export function inContext(full: Record<string, unknown>, table: ContextTable, context: Context): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(full)) {
+		if (key === '_links') {
+			out[key] = value;
+			continue;
+		}
+		const rule = table[key];
+		if (!rule) continue;
+		if (Array.isArray(rule)) {
+			if (rule.includes(context)) out[key] = value;
+			continue;
+		}
+		const { self, fields } = rule as { self: Contexts; fields: Record<string, Contexts> };
+		if (!self.includes(context)) continue;
+		out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([sub]) => fields[sub]?.includes(context)));
+	}
+	return out;
+}
+
+/** The meta fields with their defaults filled in. */
+export function metaOf(row: ContentRow): typeof META_DEFAULTS {
+	const stored = JSON.parse(row.meta) as Partial<typeof META_DEFAULTS>;
+	return { ...META_DEFAULTS, ...stored };
+}
+
+/** `date` is null for a draft whose date follows its saves (WordPress's floating date); `date_gmt` shows that date. */
+function dates(row: ContentRow, zone: string) {
+	return {
+		date: row.date_floating ? null : formatLocal(row.date_gmt, zone),
+		date_gmt: formatGmt(row.date_gmt),
+	};
+}
+
+/** Whether protected content is shown: edit context (to whoever may edit the item), or the right password. */
+function passwordPassed(env: ViewEnv, row: ContentRow): boolean {
+	if (row.password === '') return true;
+	if (env.context === 'edit') return canEdit(env.user, env.def, row);
+	return env.password !== undefined && env.password === row.password;
+}
+
+const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
+
+function links(env: ViewEnv, row: ContentRow) {
+	const { services, def } = env;
+	const rest = restBase(services);
+	const self = itemUrl(services, def, row.id);
+	const out: Record<string, object[]> = {
+		self: [{ href: self }],
+		collection: [{ href: collectionUrl(services, def) }],
+	};
+	if (def.revisions) {
+		const revisions = services.store.content.revisions(row.id);
+		out['version-history'] = [{ count: revisions.length, href: `${self}/revisions` }];
+		if (revisions.length) out['predecessor-version'] = [{ id: revisions[0].id, href: `${self}/revisions/${revisions[0].id}` }];
+	}
+	if (def.hierarchical && row.parent) out.up = [{ embeddable: true, href: itemUrl(services, def, row.parent) }];
+	if (row.featured_media) out['wp:featuredmedia'] = [{ embeddable: true, href: `${rest}/cms/v2/media/${row.featured_media}` }];
+	out['wp:attachment'] = [{ href: `${rest}/cms/v2/media?parent=${row.id}` }];
+	if (def.taxonomies.length) {
+		out['wp:term'] = def.taxonomies.map((tax) => ({ taxonomy: tax.name, embeddable: true, href: `${rest}/cms/v2/${tax.base}?post=${row.id}` }));
+	}
+	out.curies = CURIES;
+	return out;
+}
+
+/** A post or page as the content routes answer it, in the env's context. */
+export function contentView(env: ViewEnv, row: ContentRow): Record<string, unknown> {
+	const { def, services } = env;
+	const shown = passwordPassed(env, row);
+	const link = permalink(services, def, row.id);
+	const full: Record<string, unknown> = {
+		id: row.id,
+		...dates(row, env.zone),
+		guid: { rendered: link, raw: link },
+		modified: formatLocal(row.modified_gmt, env.zone),
+		modified_gmt: formatGmt(row.modified_gmt),
+		password: row.password,
+		slug: row.slug,
+		status: row.status,
+		type: def.type,
+		link,
+		title: { raw: row.title, rendered: row.title },
+		content: {
+			raw: row.content,
+			rendered: shown ? autop(row.content) : '',
+			protected: row.password !== '',
+			block_version: blockVersion(row.content),
+		},
+		excerpt: {
+			raw: row.excerpt,
+			rendered: shown ? renderExcerpt(row.excerpt, row.content, env.excerptLength) : '',
+			protected: row.password !== '',
+		},
+		author: row.author,
+		featured_media: row.featured_media,
+		...(def.hierarchical ? { parent: row.parent, menu_order: row.menu_order } : {}),
+		comment_status: row.comment_status,
+		ping_status: row.ping_status,
+		...(def.sticky ? { sticky: row.sticky === 1 } : {}),
+		template: row.template,
+		...(def.formats ? { format: row.format } : {}),
+		meta: metaOf(row),
+		...Object.fromEntries(def.taxonomies.map((tax) => [tax.base, services.store.content.termIds(row.id, tax.name)])),
+		permalink_template: `${services.baseUrl}/?${def.permalinkKey}=${row.id}`,
+		generated_slug: sanitizeTitle(row.title) || String(row.id),
+		_links: links(env, row),
+	};
+	return inContext(full, POST_FIELDS, env.context);
+}
+
+/**
+ * A revision or autosave of a post or page, in the env's context. An autosave of one's own draft is
+ * the draft itself, shown the same way (as WordPress does).
+ */
+export function revisionView(env: ViewEnv, row: ContentRow, options: { autosave?: boolean } = {}): Record<string, unknown> {
+	const { services, def } = env;
+	const isRevision = row.type === 'revision';
+	// Revisions are addressed as posts of their own (`?p=`), whatever their post's type.
+	const guid = isRevision ? `${services.baseUrl}/?p=${row.id}` : permalink(services, def, row.id);
+	const preview = isRevision
+		? `${permalink(services, def, row.parent)}&preview_id=${row.parent}&preview=true`
+		: `${permalink(services, def, row.id)}&preview=true`;
+	const full: Record<string, unknown> = {
+		author: row.author,
+		...dates(row, env.zone),
+		guid: { rendered: guid, raw: guid },
+		id: row.id,
+		modified: formatLocal(row.modified_gmt, env.zone),
+		modified_gmt: formatGmt(row.modified_gmt),
+		parent: row.parent,
+		slug: row.slug,
+		title: { raw: row.title, rendered: row.title },
+		content: { raw: row.content, rendered: autop(row.content) },
+		excerpt: { raw: row.excerpt, rendered: renderExcerpt(row.excerpt, row.content) },
+		...(options.autosave ? { preview_link: preview } : {}),
+		...(row.parent ? { _links: { parent: [{ href: itemUrl(services, def, row.parent) }] } } : {}),
+	};
+	return inContext(full, REVISION_FIELDS, env.context);
+}
