@@ -1,12 +1,13 @@
 import type { Operation } from '../shared/operations';
-import { chatField, flag, post } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { chatField, flag } from './fields';
 
 export const remove: Operation = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete a chat',
 	description: 'Delete a chat on the network and/or from the gateway database, and/or its stored messages',
-	routing: post('/chat/delete'),
+	routing: gatewayRouting('POST', '/chat/delete'),
 	fields: [
 		chatField,
 		flag('Delete on Network', 'deleteChatNetwork', 'Whether to delete the chat from the account on the network (the device must be connected)'),

@@ -1,12 +1,13 @@
 import type { Operation } from '../shared/operations';
-import { chatField, post } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { chatField } from './fields';
 
 export const markRead: Operation = {
 	name: 'Mark Read or Unread',
 	value: 'markRead',
 	action: 'Mark a chat as read or unread',
 	description: 'Mark a chat read (its received messages too) or unread',
-	routing: post('/chat/read'),
+	routing: gatewayRouting('POST', '/chat/read'),
 	fields: [
 		chatField,
 		{

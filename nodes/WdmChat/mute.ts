@@ -1,12 +1,13 @@
 import type { Operation } from '../shared/operations';
-import { chatField, post } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { chatField } from './fields';
 
 export const mute: Operation = {
 	name: 'Mute',
 	value: 'mute',
 	action: 'Mute or unmute a chat',
 	description: 'Mute a chat for 8 hours, a week or for ever, or unmute it',
-	routing: post('/chat/mute'),
+	routing: gatewayRouting('POST', '/chat/mute'),
 	fields: [
 		chatField,
 		{

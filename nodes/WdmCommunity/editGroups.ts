@@ -1,13 +1,13 @@
 import type { Operation } from '../shared/operations';
-import { listToBody } from '../shared/lists';
-import { post } from '../WdmGroup/fields';
+import { gatewayRouting } from '../shared/gateway';
+import { listField } from '../shared/lists';
 
 export const editGroups: Operation = {
 	name: 'Edit Groups',
 	value: 'editGroups',
 	action: 'Add or remove groups of a community',
 	description: 'Add groups to a community or remove them (community admins only); one result per group',
-	routing: post('/community/editgroups'),
+	routing: gatewayRouting('POST', '/community/editgroups'),
 	fields: [
 		{
 			displayName: 'Community JID',
@@ -30,31 +30,16 @@ export const editGroups: Operation = {
 			],
 			routing: { send: { type: 'body', property: 'action' } },
 		},
-		{
-			displayName: 'Groups',
-			name: 'groups',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Group',
-			default: {},
-			description: 'The groups to add or remove',
-			options: [
-				{
-					displayName: 'Group',
-					name: 'values',
-					values: [
-						{
-							displayName: 'Group JID',
-							name: 'groupjid',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. 120363012345678901@g.us',
-							description: 'JID of the group; an expression may give several (an array, or separated by commas)',
-						},
-					],
-				},
-			],
-			routing: { send: { preSend: [listToBody('groups', 'groupjid', 'groupjids')] } },
-		},
+		listField(
+			{ displayName: 'Groups', name: 'groups', item: 'Group', description: 'The groups to add or remove', bodyKey: 'groupjids' },
+			{
+				displayName: 'Group JID',
+				name: 'groupjid',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 120363012345678901@g.us',
+				description: 'JID of the group; an expression may give several (an array, or separated by commas)',
+			},
+		),
 	],
 };

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { listOperationRouting, returnAllFields, unwrapData } from '../shared/gateway';
-import { post } from '../WdmChat/fields';
+import { gatewayRouting, listOperationRouting, returnAllFields } from '../shared/gateway';
 
 const phoneField: INodeProperties = {
 	displayName: 'Phone',
@@ -19,7 +18,7 @@ export const getMany: Operation = {
 	value: 'getAll',
 	action: 'Get many contacts',
 	description: 'Every contact saved on the device, by name, in one request',
-	routing: { request: { method: 'GET', url: '/contacts' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('GET', '/contacts'),
 	fields: returnAllFields,
 };
 
@@ -37,7 +36,7 @@ export const add: Operation = {
 	value: 'add',
 	action: 'Add a contact',
 	description: 'Save a contact on the device; saving a saved number again renames it',
-	routing: post('/contact/add'),
+	routing: gatewayRouting('POST', '/contact/add'),
 	fields: [
 		phoneField,
 		{
@@ -58,6 +57,6 @@ export const remove: Operation = {
 	value: 'remove',
 	action: 'Remove a contact',
 	description: 'Remove a saved contact from the device',
-	routing: post('/contact/remove'),
+	routing: gatewayRouting('POST', '/contact/remove'),
 	fields: [phoneField],
 };

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { base64ToBinary, unwrapData } from '../shared/gateway';
+import { base64ToBinary, gatewayRouting, unwrapData } from '../shared/gateway';
 
 export const deviceField: INodeProperties = {
 	displayName: 'Device Name',
@@ -15,14 +15,12 @@ export const deviceField: INodeProperties = {
 /** `/devices/{name}...` for the device named in the node. */
 export const deviceUrl = (suffix = '') => `=/devices/{{encodeURIComponent($parameter.device)}}${suffix}`;
 
-const plain = (method: 'GET' | 'POST' | 'DELETE', url: string) => ({ request: { method, url }, output: { postReceive: [unwrapData] } });
-
 export const getMany: Operation = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many devices',
 	description: 'List your devices, with their instance tokens',
-	routing: plain('GET', '/devices'),
+	routing: gatewayRouting('GET', '/devices'),
 };
 
 export const create: Operation = {
@@ -30,7 +28,7 @@ export const create: Operation = {
 	value: 'create',
 	action: 'Create a device',
 	description: 'Create a device; the answer carries its instance token',
-	routing: plain('POST', '/devices'),
+	routing: gatewayRouting('POST', '/devices'),
 	fields: [
 		{ ...deviceField, routing: { send: { type: 'body', property: 'name' } }, description: 'Name of the new device: letters, digits, "-" or "_"' },
 		{
@@ -58,7 +56,7 @@ export const remove: Operation = {
 	value: 'delete',
 	action: 'Delete a device',
 	description: 'Delete a device with its messages, chats and webhooks',
-	routing: plain('DELETE', deviceUrl()),
+	routing: gatewayRouting('DELETE', deviceUrl()),
 	fields: [deviceField],
 };
 
@@ -95,7 +93,7 @@ export const getStatus: Operation = {
 	value: 'getStatus',
 	action: 'Get the status of a device',
 	description: 'Get the connection status of a device',
-	routing: plain('GET', deviceUrl('/status')),
+	routing: gatewayRouting('GET', deviceUrl('/status')),
 	fields: [deviceField],
 };
 
@@ -104,6 +102,6 @@ export const logout: Operation = {
 	value: 'logout',
 	action: 'Log out a device',
 	description: 'Disconnect the messaging account of a device',
-	routing: plain('POST', deviceUrl('/logout')),
+	routing: gatewayRouting('POST', deviceUrl('/logout')),
 	fields: [deviceField],
 };

@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 import { deviceField, deviceUrl } from './devices';
 
 const EVENTS = ['connection', 'messages', 'messages_update', 'presence', 'chats', 'contacts', 'groups', 'labels', 'chat_labels'];
@@ -20,7 +20,7 @@ export const getWebhooks: Operation = {
 	value: 'getWebhooks',
 	action: 'Get the webhooks of a device',
 	description: "List a device's webhook subscriptions",
-	routing: { request: { method: 'GET', url: deviceUrl('/webhook') }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('GET', deviceUrl('/webhook')),
 	fields: [deviceField],
 };
 
@@ -29,7 +29,7 @@ export const setWebhook: Operation = {
 	value: 'setWebhook',
 	action: 'Set a webhook of a device',
 	description: 'Add, update or delete a webhook subscription (identified by its URL)',
-	routing: { request: { method: 'POST', url: deviceUrl('/webhook') }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', deviceUrl('/webhook')),
 	fields: [
 		deviceField,
 		{

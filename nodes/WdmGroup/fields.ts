@@ -1,8 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { unwrapData } from '../shared/gateway';
-import { listToBody } from '../shared/lists';
+import { listField } from '../shared/lists';
 
-/** Fields and routing that several group operations share. */
+/** Fields that several group (and community) operations share. */
 
 export const groupJidField: INodeProperties = {
 	displayName: 'Group JID',
@@ -26,35 +25,28 @@ export const inviteCodeField: INodeProperties = {
 	routing: { send: { type: 'body', property: 'invitecode' } },
 };
 
+/** The required name of a group or community. */
+export const nameField = (description: string): INodeProperties => ({
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	required: true,
+	default: '',
+	description,
+	routing: { send: { type: 'body', property: 'name' } },
+});
+
 /** A list of numbers a person fills in one by one, or maps from the input (one value, a comma-separated list or an array). */
 export function participantsField(description: string): INodeProperties {
-	return {
-		displayName: 'Participants',
-		name: 'participants',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Participant',
-		default: {},
-		description,
-		options: [
-			{
-				displayName: 'Participant',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Number',
-						name: 'number',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 5511999990001',
-						description: 'International number or JID; an expression may give several (an array, or separated by commas)',
-					},
-				],
-			},
-		],
-		routing: { send: { preSend: [listToBody('participants', 'number', 'participants')] } },
-	};
+	return listField(
+		{ displayName: 'Participants', name: 'participants', item: 'Participant', description, bodyKey: 'participants' },
+		{
+			displayName: 'Number',
+			name: 'number',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 5511999990001',
+			description: 'International number or JID; an expression may give several (an array, or separated by commas)',
+		},
+	);
 }
-
-/** A POST to a group route whose answer is the item. */
-export const post = (url: string) => ({ request: { method: 'POST' as const, url }, output: { postReceive: [unwrapData] } });

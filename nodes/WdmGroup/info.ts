@@ -1,12 +1,13 @@
 import type { Operation } from '../shared/operations';
-import { groupJidField, post } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { groupJidField } from './fields';
 
 export const getInfo: Operation = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get a group',
 	description: 'Get the details of a group: settings and participants, optionally the invite link and join requests',
-	routing: post('/group/info'),
+	routing: gatewayRouting('POST', '/group/info'),
 	fields: [
 		groupJidField,
 		{

@@ -1,12 +1,13 @@
 import type { Operation } from '../shared/operations';
-import { groupJidField, inviteCodeField, post } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { groupJidField, inviteCodeField } from './fields';
 
 export const getInviteInfo: Operation = {
 	name: 'Get Invite Info',
 	value: 'getInviteInfo',
 	action: 'Get the group an invite opens',
 	description: 'See which group an invite code or link opens, without joining',
-	routing: post('/group/inviteInfo'),
+	routing: gatewayRouting('POST', '/group/inviteInfo'),
 	fields: [inviteCodeField],
 };
 
@@ -15,7 +16,7 @@ export const join: Operation = {
 	value: 'join',
 	action: 'Join a group by invite',
 	description: 'Join a group by invite code or link; a group that approves new participants gets a join request (status "pending")',
-	routing: post('/group/join'),
+	routing: gatewayRouting('POST', '/group/join'),
 	fields: [inviteCodeField],
 };
 
@@ -24,6 +25,6 @@ export const resetInviteCode: Operation = {
 	value: 'resetInviteCode',
 	action: 'Reset the invite link of a group',
 	description: 'Make a new invite code and link; the old ones stop working (admins only)',
-	routing: post('/group/resetInviteCode'),
+	routing: gatewayRouting('POST', '/group/resetInviteCode'),
 	fields: [groupJidField],
 };

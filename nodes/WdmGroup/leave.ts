@@ -1,11 +1,12 @@
 import type { Operation } from '../shared/operations';
-import { groupJidField, post } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { groupJidField } from './fields';
 
 export const leave: Operation = {
 	name: 'Leave',
 	value: 'leave',
 	action: 'Leave a group',
 	description: 'Leave a group: the device no longer sees it or gets its messages',
-	routing: post('/group/leave'),
+	routing: gatewayRouting('POST', '/group/leave'),
 	fields: [groupJidField],
 };

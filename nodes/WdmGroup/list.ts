@@ -1,13 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { listOperationRouting, returnAllFields, unwrapData } from '../shared/gateway';
+import { gatewayRouting, listOperationRouting, returnAllFields } from '../shared/gateway';
 
-const ignoreCache = (send: 'body' | 'query', property: string) => ({
+/** The options both list routes take, sent in the body (POST) or the query string (GET). */
+const ignoreCache = (send: 'body' | 'query'): INodeProperties => ({
 	displayName: 'Ignore Cache',
 	name: 'force',
-	type: 'boolean' as const,
+	type: 'boolean',
 	default: false,
 	description: 'Whether to read the groups from the network instead of the cache',
-	routing: { send: { type: send, property } },
+	routing: { send: { type: send, property: 'force' } },
+});
+
+const withoutParticipants = (send: 'body' | 'query', name: string): INodeProperties => ({
+	displayName: 'Without Participants',
+	name,
+	type: 'boolean',
+	default: false,
+	description: 'Whether to leave out the participant lists (the size stays)',
+	routing: { send: { type: send, property: name } },
 });
 
 export const getMany: Operation = {
@@ -25,7 +36,7 @@ export const getMany: Operation = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				ignoreCache('body', 'force'),
+				ignoreCache('body'),
 				{
 					displayName: 'Search',
 					name: 'search',
@@ -34,14 +45,7 @@ export const getMany: Operation = {
 					description: 'Only groups whose name or JID contains this text (any case)',
 					routing: { send: { type: 'body', property: 'search' } },
 				},
-				{
-					displayName: 'Without Participants',
-					name: 'noParticipants',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to leave out the participant lists (the size stays)',
-					routing: { send: { type: 'body', property: 'noParticipants' } },
-				},
+				withoutParticipants('body', 'noParticipants'),
 			],
 		},
 	],
@@ -52,7 +56,7 @@ export const list: Operation = {
 	value: 'list',
 	action: 'List all groups',
 	description: 'Every group the device takes part in, in one answer (no paging)',
-	routing: { request: { method: 'GET', url: '/group/list' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('GET', '/group/list'),
 	fields: [
 		{
 			displayName: 'Options',
@@ -60,17 +64,7 @@ export const list: Operation = {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [
-				ignoreCache('query', 'force'),
-				{
-					displayName: 'Without Participants',
-					name: 'noparticipants',
-					type: 'boolean',
-					default: false,
-					description: 'Whether to leave out the participant lists (the size stays)',
-					routing: { send: { type: 'query', property: 'noparticipants' } },
-				},
-			],
+			options: [ignoreCache('query'), withoutParticipants('query', 'noparticipants')],
 		},
 	],
 };

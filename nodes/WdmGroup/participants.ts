@@ -1,12 +1,13 @@
 import type { Operation } from '../shared/operations';
-import { groupJidField, participantsField, post } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { groupJidField, participantsField } from './fields';
 
 export const updateParticipants: Operation = {
 	name: 'Update Participants',
 	value: 'updateParticipants',
 	action: 'Update the participants of a group',
 	description: 'Add, remove, promote or demote participants, or approve or reject join requests (admins only); one result per participant',
-	routing: post('/group/updateParticipants'),
+	routing: gatewayRouting('POST', '/group/updateParticipants'),
 	fields: [
 		groupJidField,
 		{

@@ -1,12 +1,13 @@
 import type { Operation } from '../shared/operations';
-import { groupJidField, post } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { groupJidField, nameField } from './fields';
 
 export const updateAnnounce: Operation = {
 	name: 'Set Announce Mode',
 	value: 'updateAnnounce',
 	action: 'Set who may send messages to a group',
 	description: 'Turn announce mode on (only admins send messages) or off (admins only)',
-	routing: post('/group/updateAnnounce'),
+	routing: gatewayRouting('POST', '/group/updateAnnounce'),
 	fields: [
 		groupJidField,
 		{
@@ -25,7 +26,7 @@ export const updateDescription: Operation = {
 	value: 'updateDescription',
 	action: 'Set the description of a group',
 	description: 'Set the group description; empty removes it (admins only while the group is locked)',
-	routing: post('/group/updateDescription'),
+	routing: gatewayRouting('POST', '/group/updateDescription'),
 	fields: [
 		groupJidField,
 		{
@@ -45,7 +46,7 @@ export const updateLocked: Operation = {
 	value: 'updateLocked',
 	action: 'Set who may edit a group',
 	description: 'Lock the group info (only admins change name, description and image) or unlock it (admins only)',
-	routing: post('/group/updateLocked'),
+	routing: gatewayRouting('POST', '/group/updateLocked'),
 	fields: [
 		groupJidField,
 		{
@@ -64,17 +65,6 @@ export const updateName: Operation = {
 	value: 'updateName',
 	action: 'Rename a group',
 	description: 'Change the group name (admins only while the group is locked)',
-	routing: post('/group/updateName'),
-	fields: [
-		groupJidField,
-		{
-			displayName: 'Name',
-			name: 'name',
-			type: 'string',
-			required: true,
-			default: '',
-			description: 'New name, at most 100 characters',
-			routing: { send: { type: 'body', property: 'name' } },
-		},
-	],
+	routing: gatewayRouting('POST', '/group/updateName'),
+	fields: [groupJidField, nameField('New name, at most 100 characters')],
 };

@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 import { labelColorOptions } from './colors';
 
 export const edit: Operation = {
@@ -7,7 +7,7 @@ export const edit: Operation = {
 	value: 'edit',
 	action: 'Edit or delete a label',
 	description: 'Rename or recolor a label, or delete it (it is then removed from every chat)',
-	routing: { request: { method: 'POST', url: '/label/edit' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/label/edit'),
 	fields: [
 		{
 			displayName: 'Label ID',

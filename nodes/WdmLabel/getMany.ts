@@ -1,11 +1,11 @@
 import type { Operation } from '../shared/operations';
-import { returnAllFields, unwrapData } from '../shared/gateway';
+import { gatewayRouting, returnAllFields } from '../shared/gateway';
 
 export const getMany: Operation = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many labels',
 	description: "List the device's labels with their colors",
-	routing: { request: { method: 'GET', url: '/labels' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('GET', '/labels'),
 	fields: returnAllFields,
 };

@@ -1,18 +1,16 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
-import { numberField } from '../WdmMessage/fields';
+import { gatewayRouting } from '../shared/gateway';
+import { chatField } from '../WdmChat/fields';
 
 export const setChatLabels: Operation = {
 	name: 'Set Chat Labels',
 	value: 'setChatLabels',
 	action: 'Set the labels of a chat',
 	description: 'Replace all labels of a chat, or add or remove one',
-	routing: { request: { method: 'POST', url: '/chat/labels' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/chat/labels'),
 	fields: [
 		{
-			...numberField,
-			displayName: 'Chat',
-			placeholder: 'e.g. 5511999990001',
+			...chatField,
 			description: 'Chat to label: international number (country code first), a user JID (…@s.whatsapp.net) or a group JID (…@g.us)',
 		},
 		{

@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
+import { binaryOutputField } from '../shared/gateway';
 import { siteResponse, siteRoute } from '../shared/site';
 import { ITEM_FIELDS, mediaIdField } from './fields';
 
@@ -53,15 +54,5 @@ export const download: Operation = {
 		request: { method: 'GET', url: siteRoute('/cms/v2/media/{id}', ITEM_FIELDS) },
 		output: { postReceive: [siteResponse, fileToBinary] },
 	},
-	fields: [
-		mediaIdField,
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			required: true,
-			default: 'data',
-			description: 'Name of the binary property to write the file to',
-		},
-	],
+	fields: [mediaIdField, binaryOutputField],
 };

@@ -1,15 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { numericIdField, openClosed } from '../shared/content/fields';
 
 /** The media item an operation works on; `{id}` of `/cms/v2/media/{id}`. */
-export const mediaIdField: INodeProperties = {
-	displayName: 'Media ID',
-	name: 'mediaId',
-	type: 'number',
-	required: true,
-	default: 0,
-	typeOptions: { minValue: 1 },
-	description: 'ID of the media item',
-};
+export const mediaIdField = numericIdField('Media', 'mediaId', 'media item');
 
 /** `/cms/v2/media/{id}` with `{id}` from the Media ID field. */
 export const ITEM_FIELDS = { id: 'mediaId' };
@@ -55,18 +48,7 @@ export function mediaFields(send: 'query' | 'body'): INodeProperties[] {
 			default: '',
 			routing: to('caption'),
 		},
-		{
-			displayName: 'Comment Status',
-			name: 'comment_status',
-			type: 'options',
-			options: [
-				{ name: 'Closed', value: 'closed' },
-				{ name: 'Open', value: 'open' },
-			],
-			default: 'open',
-			description: 'Whether comments are allowed on the media page',
-			routing: to('comment_status'),
-		},
+		openClosed('Comment Status', 'comment_status', 'Whether comments are allowed on the media page', to),
 		{
 			displayName: 'Description',
 			name: 'description',

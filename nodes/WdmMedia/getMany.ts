@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { asList, contextField, idsField, orderField } from '../shared/content/fields';
+import { asList, dateFilter, idsField, listOptions, searchFilter } from '../shared/content/fields';
 import { siteListRouting, siteReturnAllFields } from '../shared/site';
 
 export const getMany: Operation = {
@@ -17,24 +17,10 @@ export const getMany: Operation = {
 			placeholder: 'Add Filter',
 			default: {},
 			options: [
-				{
-					displayName: 'After',
-					name: 'after',
-					type: 'dateTime',
-					default: '',
-					description: 'Only media uploaded after this time',
-					routing: { send: { type: 'query', property: 'after' } },
-				},
+				dateFilter('After', 'after', 'Only media uploaded after this time'),
 				idsField('Attached to Post IDs', 'parent', 'Only media attached to these posts or pages (0 for media attached to none)'),
 				idsField('Author IDs', 'author', 'Only media by these users'),
-				{
-					displayName: 'Before',
-					name: 'before',
-					type: 'dateTime',
-					default: '',
-					description: 'Only media uploaded before this time',
-					routing: { send: { type: 'query', property: 'before' } },
-				},
+				dateFilter('Before', 'before', 'Only media uploaded before this time'),
 				idsField('Exclude IDs', 'exclude', 'Leave out these media items'),
 				idsField('Include IDs', 'include', 'Only these media items'),
 				{
@@ -63,14 +49,7 @@ export const getMany: Operation = {
 					routing: asList('query', 'mime_type'),
 				},
 				idsField('Not Attached to Post IDs', 'parent_exclude', 'Leave out media attached to these posts or pages'),
-				{
-					displayName: 'Search',
-					name: 'search',
-					type: 'string',
-					default: '',
-					description: 'Only media whose title, caption or description contains these words',
-					routing: { send: { type: 'query', property: 'search' } },
-				},
+				searchFilter('Only media whose title, caption or description contains these words'),
 				{
 					displayName: 'Status',
 					name: 'status',
@@ -86,34 +65,16 @@ export const getMany: Operation = {
 				},
 			],
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				contextField,
-				orderField,
-				{
-					displayName: 'Order By',
-					name: 'orderby',
-					type: 'options',
-					options: [
-						{ name: 'Attached Post', value: 'parent' },
-						{ name: 'Author', value: 'author' },
-						{ name: 'Date', value: 'date' },
-						{ name: 'ID', value: 'id' },
-						{ name: 'Include List', value: 'include', description: 'The order of Include IDs' },
-						{ name: 'Modified', value: 'modified' },
-						{ name: 'Relevance', value: 'relevance', description: 'Needs a search' },
-						{ name: 'Slug', value: 'slug' },
-						{ name: 'Title', value: 'title' },
-					],
-					default: 'date',
-					routing: { send: { type: 'query', property: 'orderby' } },
-				},
-			],
-		},
+		listOptions([
+			{ name: 'Attached Post', value: 'parent' },
+			{ name: 'Author', value: 'author' },
+			{ name: 'Date', value: 'date' },
+			{ name: 'ID', value: 'id' },
+			{ name: 'Include List', value: 'include', description: 'The order of Include IDs' },
+			{ name: 'Modified', value: 'modified' },
+			{ name: 'Relevance', value: 'relevance', description: 'Needs a search' },
+			{ name: 'Slug', value: 'slug' },
+			{ name: 'Title', value: 'title' },
+		]),
 	],
 };

@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 import { messageIdField } from './fields';
 
 export const deleteMessage: Operation = {
@@ -7,6 +7,6 @@ export const deleteMessage: Operation = {
 	value: 'delete',
 	action: 'Delete a message for everyone',
 	description: 'Delete a message the device sent, for everyone in the chat',
-	routing: { request: { method: 'POST', url: '/message/delete' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/message/delete'),
 	fields: [{ ...messageIdField, description: 'ID of a message the device sent' }],
 };

@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { base64ToBinary, unwrapData } from '../shared/gateway';
+import { base64ToBinary, binaryOutputField, unwrapData } from '../shared/gateway';
 import { messageIdField } from './fields';
 
 export const download: Operation = {
@@ -21,14 +21,7 @@ export const download: Operation = {
 	},
 	fields: [
 		messageIdField,
-		{
-			displayName: 'Put Output File in Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			required: true,
-			default: 'data',
-			description: 'Name of the binary property to write the file to',
-		},
+		binaryOutputField,
 		{
 			displayName: 'Options',
 			name: 'options',

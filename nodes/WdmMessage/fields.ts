@@ -26,7 +26,20 @@ export const messageIdField: INodeProperties = {
 	routing: { send: { type: 'body', property: 'id' } },
 };
 
-const body = (property: string) => ({ send: { type: 'body' as const, property } });
+/** Routing that sends a field as the body property named. */
+export const body = (property: string) => ({ send: { type: 'body' as const, property } });
+
+/** The required message text of a send or edit operation. */
+export const textField = (description: string, rows = 4): INodeProperties => ({
+	displayName: 'Text',
+	name: 'text',
+	type: 'string',
+	typeOptions: { rows },
+	required: true,
+	default: '',
+	description,
+	routing: body('text'),
+});
 
 /** The spec's common send fields, as Options entries; each send operation picks those its route lists. */
 const COMMON: Record<string, INodeProperties> = {

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions, type IHttpRequestOptions } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 
 /**
  * Sends the Message IDs list as the `id` array. Each entry may itself hold several IDs separated by
@@ -22,7 +22,7 @@ export const markRead: Operation = {
 	value: 'markRead',
 	action: 'Mark messages as read',
 	description: 'Mark received messages as read; their senders see them read',
-	routing: { request: { method: 'POST', url: '/message/markread' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/message/markread'),
 	fields: [
 		{
 			displayName: 'Message IDs',

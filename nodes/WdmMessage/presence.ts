@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 import { numberField } from './fields';
 
 export const setPresence: Operation = {
@@ -7,7 +7,7 @@ export const setPresence: Operation = {
 	value: 'setPresence',
 	action: 'Show typing or recording in a chat',
 	description: 'Show "typing…" or "recording…" in a chat for a while, or stop it',
-	routing: { request: { method: 'POST', url: '/message/presence' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/message/presence'),
 	fields: [
 		numberField,
 		{

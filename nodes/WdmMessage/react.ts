@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 import { messageIdField, numberField } from './fields';
 
 /** Remove Reaction sends the empty emoji, which is how the gateway takes a reaction back. */
@@ -14,7 +14,7 @@ export const react: Operation = {
 	value: 'react',
 	action: 'React to a message',
 	description: 'React to a message with an emoji, or remove your reaction',
-	routing: { request: { method: 'POST', url: '/message/react' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/message/react'),
 	fields: [
 		{ ...numberField, description: 'Chat the message is in: international number (country code first) or JID (…@s.whatsapp.net)' },
 		messageIdField,

@@ -1,16 +1,14 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
-import { numberField, sendOptions } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { body, numberField, sendOptions } from './fields';
 import { PAYMENT_COMMON, pixKeyField, pixNameField, pixTypeField } from './sendPixButton';
-
-const body = (property: string) => ({ send: { type: 'body' as const, property } });
 
 export const requestPayment: Operation = {
 	name: 'Request Payment',
 	value: 'requestPayment',
 	action: 'Request a payment',
 	description: 'Send a payment request payable by Pix key, bank slip or payment link',
-	routing: { request: { method: 'POST', url: '/send/request-payment' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/send/request-payment'),
 	fields: [
 		numberField,
 		{

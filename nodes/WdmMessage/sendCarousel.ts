@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
-import { ALL_COMMON, numberField, sendOptions } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { ALL_COMMON, numberField, sendOptions, textField } from './fields';
+import { BUTTON_KINDS, buttonValueField } from './sendMenu';
 
 interface CardEntry {
 	title: string;
@@ -27,23 +28,10 @@ export const sendCarousel: Operation = {
 	value: 'sendCarousel',
 	action: 'Send a carousel of cards',
 	description: 'Send cards, each with an image, a text and buttons',
-	routing: {
-		request: { method: 'POST', url: '/send/carousel' },
-		send: { preSend: [carouselCards] },
-		output: { postReceive: [unwrapData] },
-	},
+	routing: { ...gatewayRouting('POST', '/send/carousel'), send: { preSend: [carouselCards] } },
 	fields: [
 		numberField,
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			required: true,
-			default: '',
-			description: 'Message text shown above the cards',
-			routing: { send: { type: 'body', property: 'text' } },
-		},
+		textField('Message text shown above the cards', 3),
 		{
 			displayName: 'Cards',
 			name: 'cards',
@@ -85,21 +73,10 @@ export const sendCarousel: Operation = {
 											name: 'type',
 											type: 'options',
 											default: 'REPLY',
-											options: [
-												{ name: 'Reply', value: 'REPLY', description: "The contact's answer carries the button's ID" },
-												{ name: 'Open URL', value: 'URL', description: 'Opens a web page' },
-												{ name: 'Copy Code', value: 'COPY', description: 'Copies a code, such as a coupon' },
-												{ name: 'Call Number', value: 'CALL', description: 'Calls a phone number' },
-											],
+											options: BUTTON_KINDS.map((kind) => ({ ...kind, value: kind.value.toUpperCase() })),
 										},
 										{ displayName: 'Text', name: 'text', type: 'string', default: '', description: 'Label of the button (up to 20 characters)' },
-										{
-											displayName: 'Value',
-											name: 'value',
-											type: 'string',
-											default: '',
-											description: 'Reply: the button ID the answer carries; Open URL: an http(s) URL; Copy Code: the code; Call Number: the phone number',
-										},
+										buttonValueField,
 									],
 								},
 							],

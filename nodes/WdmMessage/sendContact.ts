@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 import { commonExcept, numberField, sendOptions } from './fields';
 
 export const sendContact: Operation = {
@@ -7,7 +7,7 @@ export const sendContact: Operation = {
 	value: 'sendContact',
 	action: 'Send a contact card',
 	description: 'Send a contact card (vCard) with one or more phone numbers',
-	routing: { request: { method: 'POST', url: '/send/contact' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/send/contact'),
 	fields: [
 		numberField,
 		{

@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 import { commonExcept, numberField, sendOptions } from './fields';
 
 export const sendLocation: Operation = {
@@ -7,7 +7,7 @@ export const sendLocation: Operation = {
 	value: 'sendLocation',
 	action: 'Send a location',
 	description: 'Send a location pin, with an optional place name and address',
-	routing: { request: { method: 'POST', url: '/send/location' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/send/location'),
 	fields: [
 		numberField,
 		{

@@ -1,77 +1,33 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { binaryInput, unwrapData } from '../shared/gateway';
+import { fileSourceFields, readFileSource } from '../shared/fileSource';
+import { gatewayRouting } from '../shared/gateway';
 import { ALL_COMMON, numberField, sendOptions } from './fields';
+
+const FILE_PARAMETERS = { url: 'fileUrl', base64: 'fileBase64' };
+
+/** Where the file comes from (`fileFromSource` reads it); Send Status shows the same fields. */
+export const mediaFileFields = fileSourceFields('file', FILE_PARAMETERS, 'e.g. https://example.com/photo.jpg');
 
 /** Puts the chosen file source into `file`; a binary input also supplies MIME type and file name. */
 export async function fileFromSource(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const body = options.body as IDataObject;
-	const source = this.getNodeParameter('source') as string;
-	if (source === 'binary') {
-		const file = await binaryInput.call(this, this.getNodeParameter('binaryPropertyName') as string);
+	const file = await readFileSource.call(this, FILE_PARAMETERS);
+	if (typeof file === 'string') body.file = file;
+	else {
 		body.file = file.base64;
 		body.mimetype ??= file.mimeType;
 		if (body.type === 'document') body.docName ??= file.fileName;
-	} else {
-		body.file = this.getNodeParameter(source === 'url' ? 'fileUrl' : 'fileBase64') as string;
 	}
 	return options;
 }
-
-const showFor = (source: string) => ({ show: { source: [source] } });
-
-/** Where the file comes from: an input binary property, a URL the gateway downloads, or Base64 (`fileFromSource` reads them). */
-export const fileSourceFields: INodeProperties[] = [
-	{
-		displayName: 'File Source',
-		name: 'source',
-		type: 'options',
-		default: 'binary',
-		options: [
-			{ name: 'Binary Input', value: 'binary', description: 'A binary property of the input item' },
-			{ name: 'URL', value: 'url', description: 'The gateway downloads the file' },
-			{ name: 'Base64', value: 'base64', description: 'Base64 content or a data URI' },
-		],
-	},
-	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		description: 'Name of the binary property that holds the file',
-		displayOptions: showFor('binary'),
-	},
-	{
-		displayName: 'File URL',
-		name: 'fileUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. https://example.com/photo.jpg',
-		displayOptions: showFor('url'),
-	},
-	{
-		displayName: 'Base64 Content',
-		name: 'fileBase64',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: '',
-		required: true,
-		displayOptions: showFor('base64'),
-	},
-];
 
 export const sendMedia: Operation = {
 	name: 'Send Media',
 	value: 'sendMedia',
 	action: 'Send a media message',
 	description: 'Send an image, video, document, audio, voice note or sticker',
-	routing: {
-		request: { method: 'POST', url: '/send/media' },
-		send: { preSend: [fileFromSource] },
-		output: { postReceive: [unwrapData] },
-	},
+	routing: { ...gatewayRouting('POST', '/send/media'), send: { preSend: [fileFromSource] } },
 	fields: [
 		numberField,
 		{
@@ -92,7 +48,7 @@ export const sendMedia: Operation = {
 			],
 			routing: { send: { type: 'body', property: 'type' } },
 		},
-		...fileSourceFields,
+		...mediaFileFields,
 		sendOptions(
 			[
 				{

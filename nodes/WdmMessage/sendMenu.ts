@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
-import { ALL_COMMON, numberField, sendOptions } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { ALL_COMMON, numberField, sendOptions, textField } from './fields';
 
 interface ButtonEntry {
 	label: string;
@@ -49,6 +49,23 @@ async function menuChoices(this: IExecuteSingleFunctions, options: IHttpRequestO
 
 const showFor = (...types: string[]) => ({ show: { menuType: types } });
 
+/** What a button does; the carousel route spells the same kinds in capitals. */
+export const BUTTON_KINDS = [
+	{ name: 'Reply', value: 'reply', description: "The contact's answer carries the button's ID" },
+	{ name: 'Copy Code', value: 'copy', description: 'Copies a code, such as a coupon' },
+	{ name: 'Open URL', value: 'url', description: 'Opens a web page' },
+	{ name: 'Call Number', value: 'call', description: 'Calls a phone number' },
+];
+
+/** What a button's Value holds, by kind. */
+export const buttonValueField: INodeProperties = {
+	displayName: 'Value',
+	name: 'value',
+	type: 'string',
+	default: '',
+	description: 'Reply: the button ID the answer carries; Copy Code: the code; Open URL: an http(s) URL; Call Number: the phone number',
+};
+
 const buttonsField: INodeProperties = {
 	displayName: 'Buttons',
 	name: 'buttons',
@@ -64,25 +81,8 @@ const buttonsField: INodeProperties = {
 			name: 'button',
 			values: [
 				{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Text on the button (up to 20 characters)' },
-				{
-					displayName: 'Action',
-					name: 'kind',
-					type: 'options',
-					default: 'reply',
-					options: [
-						{ name: 'Reply', value: 'reply', description: "The contact's answer carries the button's ID" },
-						{ name: 'Copy Code', value: 'copy', description: 'Copies a code, such as a coupon' },
-						{ name: 'Open URL', value: 'url', description: 'Opens a web page' },
-						{ name: 'Call Number', value: 'call', description: 'Calls a phone number' },
-					],
-				},
-				{
-					displayName: 'Value',
-					name: 'value',
-					type: 'string',
-					default: '',
-					description: 'Reply: the button ID the answer carries; Copy Code: the code; Open URL: an http(s) URL; Call Number: the phone number',
-				},
+				{ displayName: 'Action', name: 'kind', type: 'options', default: 'reply', options: BUTTON_KINDS },
+				buttonValueField,
 			],
 		},
 	],
@@ -150,11 +150,7 @@ export const sendMenu: Operation = {
 	value: 'sendMenu',
 	action: 'Send an interactive menu',
 	description: 'Send reply buttons, a list or a poll',
-	routing: {
-		request: { method: 'POST', url: '/send/menu' },
-		send: { preSend: [menuChoices] },
-		output: { postReceive: [unwrapData] },
-	},
+	routing: { ...gatewayRouting('POST', '/send/menu'), send: { preSend: [menuChoices] } },
 	fields: [
 		numberField,
 		{
@@ -169,16 +165,7 @@ export const sendMenu: Operation = {
 			],
 			routing: { send: { type: 'body', property: 'type' } },
 		},
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 4 },
-			required: true,
-			default: '',
-			description: 'Message text (for a poll, the question); {{name}} markers take the values of Placeholders',
-			routing: { send: { type: 'body', property: 'text' } },
-		},
+		textField('Message text (for a poll, the question); {{name}} markers take the values of Placeholders'),
 		buttonsField,
 		{
 			displayName: 'List Button Label',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 import { commonExcept, numberField, sendOptions } from './fields';
 
 /** The kinds of instant-payment (Pix) key; the gateway checks the key against its kind. */
@@ -47,7 +47,7 @@ export const sendPixButton: Operation = {
 	value: 'sendPixButton',
 	action: 'Send a pix key button',
 	description: 'Send a button that copies an instant-payment (Pix) key',
-	routing: { request: { method: 'POST', url: '/send/pix-button' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/send/pix-button'),
 	fields: [
 		numberField,
 		{ ...pixTypeField, required: true },

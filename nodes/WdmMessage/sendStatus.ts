@@ -1,8 +1,8 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
-import { type CommonField, sendOptions } from './fields';
-import { fileFromSource, fileSourceFields } from './sendMedia';
+import { gatewayRouting } from '../shared/gateway';
+import { type CommonField, sendOptions, textField } from './fields';
+import { fileFromSource, mediaFileFields } from './sendMedia';
 
 /** The common fields /send/status lists: a status has no recipient to reply to, mention or read. */
 const STATUS_COMMON: CommonField[] = ['delay', 'async', 'track_source', 'track_id'];
@@ -75,11 +75,7 @@ export const sendStatus: Operation = {
 	value: 'sendStatus',
 	action: 'Publish a status',
 	description: "Publish a text, image, video or audio status of the device (find it later in the chat status@broadcast)",
-	routing: {
-		request: { method: 'POST', url: '/send/status' },
-		send: { preSend: [statusFile] },
-		output: { postReceive: [unwrapData] },
-	},
+	routing: { ...gatewayRouting('POST', '/send/status'), send: { preSend: [statusFile] } },
 	fields: [
 		{
 			displayName: 'Type',
@@ -97,18 +93,8 @@ export const sendStatus: Operation = {
 			],
 			routing: { send: { type: 'body', property: 'type' } },
 		},
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 4 },
-			required: true,
-			default: '',
-			description: 'Status text, at most 656 characters',
-			displayOptions: forText,
-			routing: { send: { type: 'body', property: 'text' } },
-		},
-		...fileSourceFields.map((field): INodeProperties => ({ ...field, displayOptions: { ...field.displayOptions, ...forMedia } })),
+		{ ...textField('Status text, at most 656 characters'), displayOptions: forText },
+		...mediaFileFields.map((field): INodeProperties => ({ ...field, displayOptions: { ...field.displayOptions, ...forMedia } })),
 		{ ...textOptions, displayOptions: forText },
 		{ ...mediaOptions, displayOptions: forMedia },
 	],

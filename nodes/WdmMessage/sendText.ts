@@ -1,25 +1,16 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
-import { ALL_COMMON, numberField, sendOptions } from './fields';
+import { gatewayRouting } from '../shared/gateway';
+import { ALL_COMMON, numberField, sendOptions, textField } from './fields';
 
 export const sendText: Operation = {
 	name: 'Send Text',
 	value: 'sendText',
 	action: 'Send a text message',
 	description: 'Send a text message, with an optional link preview',
-	routing: { request: { method: 'POST', url: '/send/text' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/send/text'),
 	fields: [
 		numberField,
-		{
-			displayName: 'Text',
-			name: 'text',
-			type: 'string',
-			typeOptions: { rows: 4 },
-			required: true,
-			default: '',
-			description: 'Message text; {{name}} markers take the values of Placeholders',
-			routing: { send: { type: 'body', property: 'text' } },
-		},
+		textField('Message text; {{name}} markers take the values of Placeholders'),
 		sendOptions(
 			[
 				{

@@ -1,10 +1,10 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 
 export const remove: Operation = {
 	name: 'Delete',
 	value: 'delete',
 	action: 'Delete the proxy of the device',
 	description: 'Remove the configured proxy: the device goes back to the default connection',
-	routing: { request: { method: 'DELETE', url: '/proxy' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('DELETE', '/proxy'),
 };

@@ -1,10 +1,10 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 
 export const get: Operation = {
 	name: 'Get',
 	value: 'get',
 	action: 'Get the proxy of the device',
 	description: 'Get whether the device connects through a proxy, and which one (its password masked)',
-	routing: { request: { method: 'GET', url: '/proxy' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('GET', '/proxy'),
 };

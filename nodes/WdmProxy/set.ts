@@ -1,12 +1,12 @@
 import type { Operation } from '../shared/operations';
-import { unwrapData } from '../shared/gateway';
+import { gatewayRouting } from '../shared/gateway';
 
 export const set: Operation = {
 	name: 'Set',
 	value: 'set',
 	action: 'Set the proxy of the device',
 	description: 'Make the device connect through a proxy, or stop using the configured one',
-	routing: { request: { method: 'POST', url: '/proxy' }, output: { postReceive: [unwrapData] } },
+	routing: gatewayRouting('POST', '/proxy'),
 	fields: [
 		{
 			displayName: 'Enable',

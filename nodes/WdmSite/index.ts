@@ -1,20 +1,7 @@
-import type { IExecuteSingleFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
+import { contextField } from '../shared/content/fields';
 import type { Operation } from '../shared/operations';
 import { siteResponse, siteRouting } from '../shared/site';
-
-const contextField: INodeProperties = {
-	displayName: 'Context',
-	name: 'context',
-	type: 'options',
-	options: [
-		{ name: 'View', value: 'view' },
-		{ name: 'Embed', value: 'embed' },
-		{ name: 'Edit', value: 'edit' },
-	],
-	default: 'view',
-	description: 'Scope under which the request is made',
-	routing: { send: { type: 'query', property: 'context' } },
-};
 
 /** Keeps the site fields and namespaces of the index; the routes map is large and rarely wanted in a workflow. */
 async function withoutRoutes(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {

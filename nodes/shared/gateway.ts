@@ -88,14 +88,18 @@ export const returnAllFields: INodeProperties[] = [
 	},
 ];
 
+/** Routing of a plain gateway operation: one request, its answer's `data` as the items (`unwrapData`). */
+export function gatewayRouting(method: 'GET' | 'POST' | 'DELETE', url: string) {
+	return { request: { method, url }, output: { postReceive: [unwrapData] } };
+}
+
 /** Routing of a paged list operation (`pageThrough` does the requests). */
 export function listOperationRouting(method: 'GET' | 'POST', url: string, listKey: string) {
 	return {
-		request: { method, url },
+		// Each page goes through `unwrapData` (errors included) before `pageThrough` reads it.
+		...gatewayRouting(method, url),
 		send: { paginate: true },
 		operations: { pagination: pageThrough(listKey) },
-		// Each page goes through `unwrapData` (errors included) before `pageThrough` reads it.
-		output: { postReceive: [unwrapData] },
 	};
 }
 
@@ -133,6 +137,16 @@ export interface Base64ToBinaryOptions {
 	/** Keep the encoded value in the JSON too: a short data URI (a QR code) is handy there, a file is not. */
 	keep?: boolean;
 }
+
+/** Where a download puts its file: the binary property of the output item named here. */
+export const binaryOutputField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	required: true,
+	default: 'data',
+	description: 'Name of the binary property to write the file to',
+};
 
 /** Turns `data[base64Key]` (Base64 or a data URI) of the answer into a binary property of the item. */
 export function base64ToBinary(base64Key: string, outputProperty: string, options: Base64ToBinaryOptions) {

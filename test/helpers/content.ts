@@ -1,6 +1,7 @@
 import type { App } from '../../server/src/app';
+import type { ConfigInput } from '../../server/src/config';
 import type { SiteRole } from '../../server/src/store/types';
-import { ADMIN_APP_PASSWORD, basicAuth, client } from './server';
+import { ADMIN_APP_PASSWORD, basicAuth, client, startServer } from './server';
 
 export interface SiteUser {
 	id: number;
@@ -10,8 +11,10 @@ export interface SiteUser {
 	headers: Record<string, string>;
 }
 
+export type SiteUsers = Record<'admin' | 'editor' | 'author' | 'author2' | 'contributor' | 'subscriber' | 'anonymous', SiteUser>;
+
 /** A site user of each role (plus a second author), each with the headers that sign it in. */
-export function siteUsers(server: App): Record<'admin' | 'editor' | 'author' | 'author2' | 'contributor' | 'subscriber' | 'anonymous', SiteUser> {
+export function siteUsers(server: App): SiteUsers {
 	const make = (name: string, role: SiteRole): SiteUser => {
 		const { user } = server.services.store.users.create(name, undefined, role);
 		const password = `${name} pass word 1234`;
@@ -43,12 +46,27 @@ export function cmsClient(baseUrl: string) {
 		}
 		return `?${params.toString()}`;
 	};
+	const post = (path: string, user: SiteUser, body?: unknown, query?: Record<string, unknown> | string) =>
+		api.post(`${path}${qs(query)}`, body ?? {}, { headers: user.headers });
 	return {
 		get: (path: string, user: SiteUser, query?: Record<string, unknown> | string) => api.get(`${path}${qs(query)}`, { headers: user.headers }),
-		post: (path: string, user: SiteUser, body?: unknown, query?: Record<string, unknown> | string) =>
-			api.post(`${path}${qs(query)}`, body ?? {}, { headers: user.headers }),
+		post,
+		/** POSTs to a collection and returns the new item; anything but 201 throws with the answer. */
+		create: async (path: string, user: SiteUser, body: Record<string, unknown>) => {
+			const res = await post(path, user, body);
+			if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
+			return res.body;
+		},
 		put: (path: string, user: SiteUser, body?: unknown) => api.call('PUT', path, body ?? {}, { headers: user.headers }),
 		patch: (path: string, user: SiteUser, body?: unknown) => api.call('PATCH', path, body ?? {}, { headers: user.headers }),
 		delete: (path: string, user: SiteUser, query?: Record<string, unknown> | string) => api.delete(`${path}${qs(query)}`, { headers: user.headers }),
 	};
+}
+
+export type CmsClient = ReturnType<typeof cmsClient>;
+
+/** A server for the site suites, with its `cms/v2` client and a user of each role (`u`). */
+export async function startSite(overrides: Partial<ConfigInput> = {}) {
+	const server = await startServer(overrides);
+	return { server, cms: cmsClient(server.url), u: siteUsers(server) };
 }

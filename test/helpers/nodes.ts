@@ -1,7 +1,10 @@
-import type { ICredentialDataDecryptedObject, ICredentialType, INode, INodeExecutionData, INodeType, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INode, INodeExecutionData, INodeType, IRun } from 'n8n-workflow';
 import path from 'node:path';
 import { n8n as manifest } from '../../package.json';
+import type { App } from '../../server/src/app';
+import type { SiteUser } from './content';
 import { N8nTestHarness } from './n8n';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, connectedDevice, startGateway } from './server';
 
 /**
  * Loads the classes the package's `n8n` section lists (`dist/nodes/X/X.node.js` -> `nodes/X/X.node.ts`),
@@ -66,3 +69,61 @@ export async function runNode(
 	const error = run.data.resultData.runData.Node?.[0]?.error as NodeRun['error'];
 	return { run, items: output('Node'), error };
 }
+
+/** `runNode`'s parameters and options, for helpers that pass them on. */
+export type NodeParameters = INode['parameters'];
+export type RunOptions = Parameters<typeof runNode>[3];
+
+/**
+ * `runNode` for one node type: `const message = nodeRunner('CUSTOM.wdmMessage', () => harness)`. The
+ * harness is read when the node runs (so a suite may set it in `beforeAll`); a call may pass another.
+ */
+export function nodeRunner(type: string, harness: () => N8nTestHarness) {
+	return (parameters: NodeParameters, options?: RunOptions, withHarness = harness()) => runNode(withHarness, type, parameters, options);
+}
+
+/** The JSON of the first output item of a run that must have succeeded. */
+export function firstJson(run: NodeRun) {
+	expect(run.error).toBeUndefined();
+	return run.items[0].json as Record<string, any>;
+}
+
+/** An input item carrying a file the way n8n keeps binary data without a binary data manager. */
+export const fileItem = (data: Buffer, mimeType: string, fileName: string, property = 'data', json: IDataObject = {}): INodeExecutionData => ({
+	json,
+	binary: { [property]: { data: data.toString('base64'), mimeType, fileName } },
+});
+
+// ---- The gateway nodes (WDM User API and WDM Instance API credentials) ----
+
+export const jidOf = (phone: string) => `${phone}@s.whatsapp.net`;
+
+/** A harness whose WDM Instance API credential holds `token` (a device's, or a wrong one). */
+export const instanceHarness = (server: App, token: string) => harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token } });
+
+/** A harness whose WDM User API credential holds `apiKey` (the administrator's by default). */
+export const userHarness = (server: App, apiKey = ADMIN_KEY) => harnessFor({ wdmUserApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, apiKey } });
+
+/**
+ * What a gateway node suite starts from: a gateway (`startGateway`), the connected device `name`
+ * (with `phone`, if given) as `shop`, and a harness with its instance token.
+ */
+export async function gatewayWithDevice(name: string, phone?: string) {
+	const gateway = await startGateway();
+	const shop = await connectedDevice(gateway.server, name, ADMIN_KEY, phone);
+	return { ...gateway, shop, harness: instanceHarness(gateway.server, shop.token) };
+}
+
+// ---- The site nodes (WDM Site API credential) ----
+
+const ADMIN: Pick<SiteUser, 'name' | 'password'> = { name: 'admin', password: ADMIN_APP_PASSWORD };
+
+/** A WDM Site API credential: the site's URL, an addressing style and a user with an application password. */
+export const siteCredential = (url: string, addressing = 'restRoute', user: Pick<SiteUser, 'name' | 'password'> = ADMIN) => ({
+	url,
+	addressing,
+	username: user.name,
+	password: user.password,
+});
+
+export const siteHarness = (...credential: Parameters<typeof siteCredential>) => harnessFor({ wdmSiteApi: siteCredential(...credential) });

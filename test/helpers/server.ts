@@ -48,6 +48,18 @@ export interface Reply<T = any> {
 	headers: Headers;
 }
 
+/** A fetch answer as a `Reply`: the body parsed when it is JSON, else the text. */
+export async function readReply<T = any>(res: Response): Promise<Reply<T>> {
+	const text = await res.text();
+	let body: unknown = text;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		/* not JSON: keep the text */
+	}
+	return { status: res.status, body: body as T, headers: res.headers };
+}
+
 /** Real HTTP against the server: `api.post('/send/text', body, { token })`. */
 export function client(baseUrl: string, prefix = '/wp-json/wdm/v1') {
 	async function call<T = any>(
@@ -62,15 +74,7 @@ export function client(baseUrl: string, prefix = '/wp-json/wdm/v1') {
 		let payload: string | undefined = auth.raw;
 		if (body !== undefined) payload = JSON.stringify(body);
 		if (payload !== undefined) headers['content-type'] ??= 'application/json';
-		const res = await fetch(`${baseUrl}${prefix}${route}`, { method, headers, body: payload });
-		const text = await res.text();
-		let parsed: unknown = text;
-		try {
-			parsed = JSON.parse(text);
-		} catch {
-			/* not JSON: keep the text */
-		}
-		return { status: res.status, body: parsed as T, headers: res.headers };
+		return readReply<T>(await fetch(`${baseUrl}${prefix}${route}`, { method, headers, body: payload }));
 	}
 	return {
 		get: <T = any>(route: string, auth?: Parameters<typeof call>[3]) => call<T>('GET', route, undefined, auth),
@@ -78,6 +82,29 @@ export function client(baseUrl: string, prefix = '/wp-json/wdm/v1') {
 		delete: <T = any>(route: string, auth?: Parameters<typeof call>[3]) => call<T>('DELETE', route, undefined, auth),
 		call,
 	};
+}
+
+export type Client = ReturnType<typeof client>;
+
+/** Where the sandbox routes (the simulated network, admin key only) live. */
+export const SANDBOX = '/wp-json/sandbox/v1';
+
+/** A server for the gateway suites (manual pairing unless told), with its `api` and `sandbox` clients. */
+export async function startGateway(overrides: Partial<ConfigInput> = {}) {
+	const server = await startServer({ pairing: 'manual', ...overrides });
+	return { server, api: client(server.url), sandbox: client(server.url, SANDBOX) };
+}
+
+/** The gateway's error envelope: the HTTP status, `success: false` and the message (exact, or matching). */
+export function expectError(res: { status: number; body: any }, status: number, message: string | RegExp) {
+	expect({ status: res.status, success: res.body.success }).toEqual({ status, success: false });
+	if (typeof message === 'string') expect(res.body.message).toBe(message);
+	else expect(res.body.message).toMatch(message);
+}
+
+/** A WordPress error: the HTTP status, and exactly `{ code, message, data: { status } }` as the body. */
+export function expectWpError(res: { status: number; body: any }, status: number, code: string, message: string) {
+	expect({ status: res.status, body: res.body }).toEqual({ status, body: { code, message, data: { status } } });
 }
 
 /** Polls until `check` returns a truthy value (or throws after `ms`). */
@@ -99,7 +126,7 @@ export async function eventually<T>(check: () => T | Promise<T>, ms = 5000, ever
 /** Creates a device and pairs it through the sandbox; returns its name, token and phone. */
 export async function connectedDevice(server: App, name: string, key = ADMIN_KEY, phone?: string) {
 	const api = client(server.url);
-	const sandbox = client(server.url, '/wp-json/sandbox/v1');
+	const sandbox = client(server.url, SANDBOX);
 	const created = await api.post('/devices', { name }, { key });
 	if (created.status !== 201) throw new Error(`create device: ${JSON.stringify(created.body)}`);
 	await api.get(`/devices/${name}/qr`, { key });
@@ -107,3 +134,32 @@ export async function connectedDevice(server: App, name: string, key = ADMIN_KEY
 	if (paired.status !== 200) throw new Error(`pair device: ${JSON.stringify(paired.body)}`);
 	return { name, token: created.body.data.token as string, phone: paired.body.data.phone as string, jid: paired.body.data.jid as string };
 }
+
+export type Device = Awaited<ReturnType<typeof connectedDevice>>;
+
+/** The one message `/message/find` gives for `id`, as the device with `token` sees it. */
+export async function findMessage(api: Client, token: string, id: string) {
+	const res = await api.post('/message/find', { id }, { token });
+	expect(res.status).toBe(200);
+	expect(res.body.data.total).toBe(1);
+	return res.body.data.messages[0];
+}
+
+/**
+ * A paired device subscribed to a webhook at `url`; `events(kind)` gives the `data` of the events of
+ * that kind written for it so far (its outbox rows, in order), whether or not they were delivered.
+ */
+export async function subscribedDevice(server: App, name: string, url: string) {
+	const d = await connectedDevice(server, name);
+	const sub = await client(server.url).post(`/devices/${name}/webhook`, { url }, { key: ADMIN_KEY });
+	expect(sub.status).toBe(200);
+	const events = (kind: string): any[] =>
+		server.services.store.outbox
+			.ofWebhook(sub.body.data.id)
+			.map((row) => JSON.parse(row.body))
+			.filter((body) => body.event === kind)
+			.map((body) => body.data);
+	return { ...d, events };
+}
+
+export type SubscribedDevice = Awaited<ReturnType<typeof subscribedDevice>>;

@@ -1,22 +1,21 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, connectedDevice, type Client, type Device } from '../helpers/server';
+import { gatewayWithDevice, instanceHarness, jidOf, nodeRunner, runNode, type NodeParameters } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 import { sleep } from '../helpers/webhooks';
 
 /** Every operation of WDM Chat, run by n8n's engine against a live server, with the state read back. */
 
 let server: App;
-let shop: Awaited<ReturnType<typeof connectedDevice>>;
-let harness: ReturnType<typeof harnessFor>;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let shop: Device;
+let harness: N8nTestHarness;
+let api: Client;
+let sandbox: Client;
 
-const chat = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmChat', parameters, options);
+const chat = nodeRunner('CUSTOM.wdmChat', () => harness);
 
 let seq = 0;
 const number = () => `55217${String(++seq).padStart(8, '0')}`;
-const jidOf = (phone: string) => `${phone}@s.whatsapp.net`;
 
 /** A contact writes to the shop: the shop then has a chat with it. */
 async function inbound(from: string, text = 'hi', senderName?: string, to = shop.name) {
@@ -34,11 +33,7 @@ async function stored(phone: string) {
 const messagesOf = async (phone: string) => (await api.post('/message/find', { chatid: phone }, { token: shop.token })).body.data.messages;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
-	shop = await connectedDevice(server, 'shop');
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: shop.token } });
+	({ server, api, sandbox, shop, harness } = await gatewayWithDevice('shop'));
 });
 afterAll(() => server.close());
 
@@ -133,13 +128,13 @@ describe('Find', () => {
 	const bruno = number();
 	const carla = number();
 	/** A device of its own, so that the other tests' chats do not show up. */
-	let finder: Awaited<ReturnType<typeof connectedDevice>>;
-	let finderHarness: ReturnType<typeof harnessFor>;
-	const find = (parameters: Parameters<typeof runNode>[2]) => runNode(finderHarness, 'CUSTOM.wdmChat', { operation: 'find', ...parameters });
+	let finder: Device;
+	let finderHarness: N8nTestHarness;
+	const find = (parameters: NodeParameters) => runNode(finderHarness, 'CUSTOM.wdmChat', { operation: 'find', ...parameters });
 
 	beforeAll(async () => {
 		finder = await connectedDevice(server, 'finder');
-		finderHarness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: finder.token } });
+		finderHarness = instanceHarness(server, finder.token);
 		await inbound(ana, 'a1', 'Ana Souza', finder.name);
 		await inbound(ana, 'a2', undefined, finder.name);
 		await inbound(bruno, 'b1', 'Bruno', finder.name);
@@ -195,7 +190,7 @@ describe('Find', () => {
 		const many = await connectedDevice(server, 'many');
 		const device = server.services.store.devices.byName(many.name)!;
 		for (let i = 0; i < 130; i++) server.services.store.chats.create(device.id, { chatid: jidOf(`55216${String(i).padStart(8, '0')}`), name: `c${i}`, isGroup: false });
-		const h = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: many.token } });
+		const h = instanceHarness(server, many.token);
 		const all = await runNode(h, 'CUSTOM.wdmChat', { operation: 'find', returnAll: true, options: { sortBy: 'wa_name', sortOrder: 'asc' } });
 		expect(all.error).toBeUndefined();
 		expect(all.items).toHaveLength(130);
@@ -255,7 +250,7 @@ describe('errors', () => {
 	});
 
 	test('a wrong token is a 401 node error', async () => {
-		const wrong = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: 'wrong' } });
+		const wrong = instanceHarness(server, 'wrong');
 		const run = await runNode(wrong, 'CUSTOM.wdmChat', { operation: 'find' });
 		expect(run.error).toMatchObject({ httpCode: '401', message: 'invalid instance token' });
 	});

@@ -1,20 +1,19 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, connectedDevice, type Client, type Device } from '../helpers/server';
+import { gatewayWithDevice, nodeRunner } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 /** Every WDM Community operation run by n8n's engine against a live server, with the state read back. */
 
 const CONTACT = '5511930000001';
 
 let server: App;
-let api: ReturnType<typeof client>;
-type Device = Awaited<ReturnType<typeof connectedDevice>>;
+let api: Client;
 let owner: Device;
 let member: Device;
-let harness: ReturnType<typeof harnessFor>;
+let harness: N8nTestHarness;
 
-const community = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmCommunity', parameters, options);
+const community = nodeRunner('CUSTOM.wdmCommunity', () => harness);
 
 const info = async (jid: string, device: Device = owner) => (await api.post('/group/info', { groupjid: jid }, { token: device.token })).body.data;
 
@@ -27,11 +26,8 @@ async function newGroup(name: string) {
 const groupsOf = (jids: string[]) => ({ values: jids.map((groupjid) => ({ groupjid })) });
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	owner = await connectedDevice(server, 'nc-owner', ADMIN_KEY, '5511950000001');
+	({ server, api, shop: owner, harness } = await gatewayWithDevice('nc-owner', '5511950000001'));
 	member = await connectedDevice(server, 'nc-member', ADMIN_KEY, '5511950000002');
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: owner.token } });
 });
 afterAll(() => server.close());
 

@@ -1,32 +1,27 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, connectedDevice, type Client, type Device } from '../helpers/server';
+import { gatewayWithDevice, instanceHarness, jidOf, nodeRunner, runNode } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 /** Every operation of WDM Contact, run by n8n's engine against a live server, with the state read back. */
 
 let server: App;
-let shop: Awaited<ReturnType<typeof connectedDevice>>;
-let peer: Awaited<ReturnType<typeof connectedDevice>>;
-let harness: ReturnType<typeof harnessFor>;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let shop: Device;
+let peer: Device;
+let harness: N8nTestHarness;
+let api: Client;
+let sandbox: Client;
 
-const contact = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmContact', parameters, options);
+const contact = nodeRunner('CUSTOM.wdmContact', () => harness);
 
 let seq = 0;
 const number = () => `55215${String(++seq).padStart(8, '0')}`;
-const jidOf = (phone: string) => `${phone}@s.whatsapp.net`;
 /** The contacts as the server lists them. */
 const saved = async (token = shop.token) => (await api.get('/contacts', { token })).body.data as { jid: string; name: string }[];
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
-	shop = await connectedDevice(server, 'shop');
+	({ server, api, sandbox, shop, harness } = await gatewayWithDevice('shop'));
 	peer = await connectedDevice(server, 'peer');
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: shop.token } });
 });
 afterAll(() => server.close());
 
@@ -68,7 +63,7 @@ describe('Add, Remove, Get Many, List', () => {
 	});
 
 	test('Get Many returns every contact (or up to Limit); List pages through them', async () => {
-		const h = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: peer.token } });
+		const h = instanceHarness(server, peer.token);
 		const names = Array.from({ length: 130 }, (_, i) => `Contact ${String(i).padStart(3, '0')}`);
 		for (const name of names) expect((await api.post('/contact/add', { phone: number(), name }, { token: peer.token })).status).toBe(200);
 
@@ -142,7 +137,7 @@ describe('Get Chat Details, Check Numbers', () => {
 	test('a device that is not connected: the gateway refusal as a 500 node error', async () => {
 		const out = await connectedDevice(server, 'out');
 		await api.post(`/devices/${out.name}/logout`, {}, { key: ADMIN_KEY });
-		const h = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: out.token } });
+		const h = instanceHarness(server, out.token);
 		const run = await runNode(h, 'CUSTOM.wdmContact', { operation: 'checkNumbers', numbers: { values: [{ number: peer.phone }] } });
 		expect(run.error).toMatchObject({ httpCode: '500', message: "device 'out' is not connected (status: disconnected); pair it with a QR code first" });
 		const add = await runNode(h, 'CUSTOM.wdmContact', { operation: 'add', phone: peer.phone, name: 'Peer' });

@@ -1,26 +1,24 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, startGateway, type Client } from '../helpers/server';
+import { nodeRunner, runNode, userHarness } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 let server: App;
-let harness: ReturnType<typeof harnessFor>;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let harness: N8nTestHarness;
+let api: Client;
+let sandbox: Client;
 
 /** Runs the WDM Device node with the admin's credential. */
-const device = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmDevice', parameters, options);
+const device = nodeRunner('CUSTOM.wdmDevice', () => harness);
 
 /** The device as the server stores it. */
 const stored = (name: string) => server.services.store.devices.byName(name);
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	harness = harnessFor({ wdmUserApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, apiKey: ADMIN_KEY } });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway());
+	harness = userHarness(server);
 });
 afterAll(() => server.close());
 
@@ -251,7 +249,7 @@ describe('webhooks', () => {
 
 describe('errors', () => {
 	test('a wrong API key: 401 with the gateway\'s message', async () => {
-		const wrong = harnessFor({ wdmUserApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, apiKey: 'not-the-key-0123456789' } });
+		const wrong = userHarness(server, 'not-the-key-0123456789');
 		const listed = await runNode(wrong, 'CUSTOM.wdmDevice', { operation: 'getAll' });
 		expect(listed.items).toEqual([]);
 		expect(listed.error).toMatchObject({ name: 'NodeApiError', httpCode: '401', message: 'invalid API key' });
@@ -266,7 +264,7 @@ describe('errors', () => {
 		expect(deleted.error).toMatchObject({ httpCode: '403', message: "device 'bobs' belongs to another user" });
 		expect(stored('bobs')).toBeDefined();
 		// Bob's own credential reaches it.
-		const bob = harnessFor({ wdmUserApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, apiKey } });
+		const bob = userHarness(server, apiKey);
 		const own = await runNode(bob, 'CUSTOM.wdmDevice', { operation: 'getAll' });
 		expect(own.items.map((i) => i.json.name)).toEqual(['bobs']);
 	});

@@ -1,35 +1,27 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { INodeExecutionData } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, connectedDevice, type Client, type Device } from '../helpers/server';
+import { PDF, PNG, serveFiles, type FileServer } from '../helpers/files';
+import { fileItem, gatewayWithDevice, instanceHarness, jidOf, runNode, type NodeParameters, type RunOptions } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 /** Every WDM Group operation run by n8n's engine against a live server, with the state read back. */
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const CONTACT = '5511920000001';
 const CONTACT2 = '5511920000002';
-const jidOf = (phone: string) => `${phone}@s.whatsapp.net`;
 
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
-let files: http.Server;
-let filesUrl: string;
-type Device = Awaited<ReturnType<typeof connectedDevice>>;
+let api: Client;
+let sandbox: Client;
+let files: FileServer;
 let owner: Device;
 let member: Device;
 let outsider: Device;
-const harnesses = new Map<string, ReturnType<typeof harnessFor>>();
+const harnesses = new Map<string, N8nTestHarness>();
 
 /** Runs the WDM Group node as `device` (the owner by default). */
-function group(parameters: Parameters<typeof runNode>[2], options: Parameters<typeof runNode>[3] & { as?: Device } = {}) {
+function group(parameters: NodeParameters, options: RunOptions & { as?: Device } = {}) {
 	const device = options.as ?? owner;
-	if (!harnesses.has(device.name)) {
-		harnesses.set(device.name, harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: device.token } }));
-	}
+	if (!harnesses.has(device.name)) harnesses.set(device.name, instanceHarness(server, device.token));
 	return runNode(harnesses.get(device.name)!, 'CUSTOM.wdmGroup', parameters, options);
 }
 
@@ -50,27 +42,14 @@ async function newGroup(name: string, participants = [member.phone, CONTACT]) {
 	return res.body.data;
 }
 
-const imageItem = (data: Buffer, mimeType: string, fileName: string): INodeExecutionData => ({
-	json: {},
-	binary: { data: { data: data.toString('base64'), mimeType, fileName } },
-});
-
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
-	owner = await connectedDevice(server, 'n-owner', ADMIN_KEY, '5511960000001');
+	({ server, api, sandbox, shop: owner } = await gatewayWithDevice('n-owner', '5511960000001'));
 	member = await connectedDevice(server, 'n-member', ADMIN_KEY, '5511960000002');
 	outsider = await connectedDevice(server, 'n-outsider', ADMIN_KEY, '5511960000003');
-	files = http.createServer((req, res) => {
-		if (req.url === '/logo.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-		res.writeHead(404).end();
-	});
-	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-	filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+	files = await serveFiles({ '/logo.png': ['image/png', PNG] });
 });
 afterAll(async () => {
-	await new Promise((resolve) => files.close(resolve));
+	await files.close();
 	await server.close();
 });
 
@@ -207,14 +186,14 @@ describe('settings', () => {
 
 	test('image from a binary input, a URL or Base64; removed; a non-image is refused', async () => {
 		const g = await newGroup('Pictures');
-		const fromBinary = await group({ operation: 'updateImage', groupjid: g.jid, source: 'binary', binaryPropertyName: 'data' }, { input: [imageItem(PNG, 'image/png', 'team.png')] });
+		const fromBinary = await group({ operation: 'updateImage', groupjid: g.jid, source: 'binary', binaryPropertyName: 'data' }, { input: [fileItem(PNG, 'image/png', 'team.png')] });
 		expect(fromBinary.error).toBeUndefined();
 		const url = fromBinary.items[0].json.imageURL as string;
 		expect(url).toMatch(/\/wp-content\/uploads\/wdm\//);
 		expect(Buffer.from(await (await fetch(url)).arrayBuffer())).toEqual(PNG);
 		expect((await info(g.jid, member)).imageURL).toBe(url);
 
-		const fromUrl = await group({ operation: 'updateImage', groupjid: g.jid, source: 'url', imageUrl: `${filesUrl}/logo.png` });
+		const fromUrl = await group({ operation: 'updateImage', groupjid: g.jid, source: 'url', imageUrl: `${files.url}/logo.png` });
 		expect(fromUrl.items[0].json.imageURL).toMatch(/\/logo\.png$/);
 		const fromBase64 = await group({ operation: 'updateImage', groupjid: g.jid, source: 'base64', imageBase64: PNG.toString('base64') });
 		expect(fromBase64.items[0].json.imageURL).toMatch(/^http/);
@@ -223,7 +202,7 @@ describe('settings', () => {
 		expect(removed.items[0].json.imageURL).toBeNull();
 		expect((await info(g.jid)).imageURL).toBeNull();
 
-		const pdf = await group({ operation: 'updateImage', groupjid: g.jid, source: 'binary', binaryPropertyName: 'data' }, { input: [imageItem(PDF, 'application/pdf', 'x.pdf')] });
+		const pdf = await group({ operation: 'updateImage', groupjid: g.jid, source: 'binary', binaryPropertyName: 'data' }, { input: [fileItem(PDF, 'application/pdf', 'x.pdf')] });
 		expect(pdf.error).toMatchObject({ httpCode: '400', message: 'image must be an image file (got application/pdf)' });
 		const missing = await group({ operation: 'updateImage', groupjid: g.jid, source: 'binary', binaryPropertyName: 'photo' }, { input: [{ json: {} }] });
 		expect(missing.error).toMatchObject({ message: 'The input item has no binary property "photo"' });

@@ -2,8 +2,9 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
 import { LABEL_COLORS } from '../../server/src/gateway/labels';
 import { labelColorOptions } from '../../nodes/WdmLabel/colors';
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, type Client } from '../helpers/server';
+import { gatewayWithDevice, instanceHarness, nodeRunner, runNode } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 /** WDM Label: Get Many, Set Chat Labels and Edit, run by n8n's engine against a live server. */
 
@@ -11,12 +12,10 @@ const CONTACT = '5511966660001';
 const CONTACT_JID = `${CONTACT}@s.whatsapp.net`;
 
 let server: App;
-let harness: ReturnType<typeof harnessFor>;
-let sandbox: ReturnType<typeof client>;
-let shop: Awaited<ReturnType<typeof connectedDevice>>;
+let harness: N8nTestHarness;
+let sandbox: Client;
 
-const label = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmLabel', parameters, options);
+const label = nodeRunner('CUSTOM.wdmLabel', () => harness);
 
 /** The labels of a chat as the server stores them. */
 const chatLabels = (chatid: string) => {
@@ -26,10 +25,7 @@ const chatLabels = (chatid: string) => {
 const names = (items: { json: Record<string, unknown> }[]) => items.map((i) => i.json.name);
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
-	shop = await connectedDevice(server, 'shop');
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: shop.token } });
+	({ server, sandbox, harness } = await gatewayWithDevice('shop'));
 });
 afterAll(() => server.close());
 
@@ -138,7 +134,7 @@ describe('edit', () => {
 });
 
 test('a wrong instance token: 401 with the gateway message', async () => {
-	const wrong = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: 'not-a-token' } });
+	const wrong = instanceHarness(server, 'not-a-token');
 	const run = await runNode(wrong, 'CUSTOM.wdmLabel', { operation: 'getAll', returnAll: true });
 	expect(run.error).toMatchObject({ name: 'NodeApiError', httpCode: '401', message: 'invalid instance token' });
 });

@@ -1,49 +1,25 @@
-import type { INodeExecutionData } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
-import { ADMIN_APP_PASSWORD, basicAuth, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { PDF, PNG } from '../helpers/files';
+import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
+import { fileItem, firstJson, nodeRunner, siteHarness, type NodeParameters } from '../helpers/nodes';
 
 /** WDM Media: every operation through n8n's engine against a live site, state read back over REST. */
 
 let server: App;
-let authorPassword: string;
+/** The `cms/v2` routes, to set up content and read back what the node did. */
+let cms: CmsClient;
+let users: SiteUsers;
 
 beforeAll(async () => {
-	server = await startServer();
-	const { store } = server.services;
-	const { user } = store.users.create('writer', undefined, 'author');
-	authorPassword = store.users.addAppPassword(user.id, 'n8n').password;
+	({ server, cms, u: users } = await startSite());
 });
 afterAll(() => server.close());
 
-/** A real 1x1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+const site = (addressing?: string) => siteHarness(server.url, addressing);
+const media = nodeRunner('CUSTOM.wdmMedia', () => site());
 
-const credential = (addressing = 'restRoute', username = 'admin', password = ADMIN_APP_PASSWORD) => ({ url: server.url, addressing, username, password });
-const site = (addressing?: string) => harnessFor({ wdmSiteApi: credential(addressing) });
-const media = (parameters: Record<string, unknown>, options: Parameters<typeof runNode>[3] = {}, harness = site()) =>
-	runNode(harness, 'CUSTOM.wdmMedia', parameters as never, options);
-
-/** An input item carrying a file the way n8n keeps binary data without a binary data manager. */
-const fileItem = (data: Buffer, mimeType: string, fileName: string, property = 'data', json = {}): INodeExecutionData => ({
-	json,
-	binary: { [property]: { data: data.toString('base64'), mimeType, fileName } },
-});
-
-/** Reads through the REST API directly, to check what the node did. */
-async function rest(path: string, method = 'GET', body?: unknown): Promise<{ status: number; body: any }> {
-	const headers: Record<string, string> = { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) };
-	if (body !== undefined) headers['content-type'] = 'application/json';
-	const res = await fetch(`${server.url}/wp-json${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-	return { status: res.status, body: await res.json() };
-}
-
-async function uploaded(data: Buffer, mimeType: string, fileName: string, parameters: Record<string, unknown> = {}) {
-	const run = await media({ operation: 'upload', ...parameters }, { input: [fileItem(data, mimeType, fileName)] });
-	expect(run.error).toBeUndefined();
-	return run.items[0].json as any;
-}
+const uploaded = async (data: Buffer, mimeType: string, fileName: string, parameters: NodeParameters = {}) =>
+	firstJson(await media({ operation: 'upload', ...parameters }, { input: [fileItem(data, mimeType, fileName)] }));
 
 describe.each([
 	['index.php?rest_route=', 'restRoute'],
@@ -72,7 +48,7 @@ describe.each([
 			media_type: 'image',
 			media_details: { width: 1, height: 1, filesize: PNG.length },
 		});
-		const read = await rest(`/cms/v2/media/${item.id}?context=edit`);
+		const read = await cms.get(`/media/${item.id}?context=edit`, users.admin);
 		expect(read.body).toMatchObject({ alt_text: 'The team', source_url: item.source_url });
 
 		const down = await media({ operation: 'download', mediaId: item.id, binaryPropertyName: 'file' }, {}, site(addressing));
@@ -94,9 +70,9 @@ describe('Upload', () => {
 	});
 
 	test('File Name overrides the binary data\'s own; Attached Post ID attaches it; Private hides it', async () => {
-		const post = await rest('/cms/v2/posts', 'POST', { title: 'Report post', status: 'publish' });
-		const item = await uploaded(PDF, 'application/pdf', 'x.pdf', { fileName: 'annual.pdf', options: { post: post.body.id, status: 'private' } });
-		expect(item).toMatchObject({ post: post.body.id, status: 'private', title: { raw: 'annual' } });
+		const post = await cms.create('/posts', users.admin, { title: 'Report post', status: 'publish' });
+		const item = await uploaded(PDF, 'application/pdf', 'x.pdf', { fileName: 'annual.pdf', options: { post: post.id, status: 'private' } });
+		expect(item).toMatchObject({ post: post.id, status: 'private', title: { raw: 'annual' } });
 		expect(item.source_url).toMatch(/\/annual\.pdf$/);
 		expect((await fetch(`${server.url}/wp-json/cms/v2/media/${item.id}`)).status).toBe(401);
 	});
@@ -105,10 +81,7 @@ describe('Upload', () => {
 		const missing = await media({ operation: 'upload' }, { input: [{ json: {} }] });
 		expect(missing.error).toMatchObject({ message: 'The input item has no binary property "data"' });
 
-		const { store } = server.services;
-		const { user } = store.users.create('reader', undefined, 'subscriber');
-		const readerPassword = store.users.addAppPassword(user.id, 'n8n').password;
-		const reader = harnessFor({ wdmSiteApi: credential('restRoute', 'reader', readerPassword) });
+		const reader = siteHarness(server.url, 'restRoute', users.subscriber);
 		const refused = await media({ operation: 'upload' }, { input: [fileItem(PNG, 'image/png', 'a.png')] }, reader);
 		expect(refused.error).toMatchObject({ httpCode: '403', message: 'Sorry, you are not allowed to upload media on this site.' });
 		expect(refused.error?.description).toContain('rest_cannot_create');
@@ -133,7 +106,7 @@ describe('Get, Get Many, Update, Delete', () => {
 	const ids: Record<string, number> = {};
 
 	beforeAll(async () => {
-		post = (await rest('/cms/v2/posts', 'POST', { title: 'Gallery post', status: 'publish' })).body.id;
+		post = (await cms.create('/posts', users.admin, { title: 'Gallery post', status: 'publish' })).id;
 		ids.png = (await uploaded(PNG, 'image/png', 'gm-a.png', { options: { post } })).id;
 		ids.pdf = (await uploaded(PDF, 'application/pdf', 'gm-b.pdf', { options: { post } })).id;
 		ids.text = (await uploaded(Buffer.from('notes'), 'text/plain', 'gm-c.txt')).id;
@@ -182,12 +155,12 @@ describe('Get, Get Many, Update, Delete', () => {
 		const run = await media({ operation: 'update', mediaId: ids.text, updateFields: { title: 'Notes', alt_text: 'n', caption: 'c', description: 'd', post, slug: 'my-notes' } });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ title: { raw: 'Notes' }, caption: { raw: 'c' }, description: { raw: 'd' }, post, slug: 'my-notes' });
-		expect((await rest(`/cms/v2/media/${ids.text}?context=edit`)).body).toMatchObject({ alt_text: 'n', post, title: { raw: 'Notes' } });
+		expect((await cms.get(`/media/${ids.text}?context=edit`, users.admin)).body).toMatchObject({ alt_text: 'n', post, title: { raw: 'Notes' } });
 
 		const detach = await media({ operation: 'update', mediaId: ids.text, updateFields: { post: 0 } });
 		expect(detach.items[0].json.post).toBeNull();
 
-		const author = harnessFor({ wdmSiteApi: credential('restRoute', 'writer', authorPassword) });
+		const author = siteHarness(server.url, 'restRoute', users.author);
 		const refused = await media({ operation: 'update', mediaId: ids.text, updateFields: { title: 'Mine now' } }, {}, author);
 		expect(refused.error).toMatchObject({ httpCode: '403', message: 'Sorry, you are not allowed to edit this post.' });
 	});
@@ -197,7 +170,7 @@ describe('Get, Get Many, Update, Delete', () => {
 		const run = await media({ operation: 'delete', mediaId: item.id });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ deleted: true, previous: { id: item.id } });
-		expect((await rest(`/cms/v2/media/${item.id}`)).status).toBe(404);
+		expect((await cms.get(`/media/${item.id}`, users.admin)).status).toBe(404);
 		expect((await fetch(item.source_url)).status).toBe(404);
 		const again = await media({ operation: 'delete', mediaId: item.id });
 		expect(again.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });

@@ -1,33 +1,23 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, findMessage, type Client, type Device } from '../helpers/server';
+import { PNG } from '../helpers/files';
+import { gatewayWithDevice, jidOf, nodeRunner } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 /** WDM Message: Mark as Read, React, Delete for Everyone, Edit and Download's Download Quoted Media, run by n8n's engine. */
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-
-type Device = Awaited<ReturnType<typeof connectedDevice>>;
-
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let api: Client;
+let sandbox: Client;
 let shop: Device;
-let harness: ReturnType<typeof harnessFor>;
+let harness: N8nTestHarness;
 let seq = 0;
 /** A fresh contact for each test, so that chats and unread counts are the test's own. */
 const contact = () => `55319${String(30000000 + ++seq).slice(-8)}`;
-const jidOf = (number: string) => `${number}@s.whatsapp.net`;
 
 /** Runs the WDM Message node with the shop's instance token. */
-const message = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmMessage', parameters, options);
-
-/** The message as the server answers /message/find by id. */
-async function stored(id: string) {
-	const found = await api.post('/message/find', { id }, { token: shop.token });
-	expect(found.body.data.total).toBe(1);
-	return found.body.data.messages[0];
-}
+const message = nodeRunner('CUSTOM.wdmMessage', () => harness);
+const stored = (id: string) => findMessage(api, shop.token, id);
 
 const unreadOf = (chatid: string) => {
 	const device = server.services.store.devices.byName(shop.name)!;
@@ -48,11 +38,7 @@ async function sent(route: string, body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
-	shop = await connectedDevice(server, 'shop');
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: shop.token } });
+	({ server, api, sandbox, shop, harness } = await gatewayWithDevice('shop'));
 });
 afterAll(() => server.close());
 

@@ -1,6 +1,7 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, findMessage, type Client, type Device } from '../helpers/server';
+import { gatewayWithDevice, nodeRunner } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 /** WDM Message: Send Menu and Send Carousel, filled in through fixed collections, run by n8n's engine. */
 
@@ -8,26 +9,16 @@ const TO = '5511966660001';
 const TO_JID = `${TO}@s.whatsapp.net`;
 
 let server: App;
-let shop: Awaited<ReturnType<typeof connectedDevice>>;
-let harness: ReturnType<typeof harnessFor>;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let shop: Device;
+let harness: N8nTestHarness;
+let api: Client;
+let sandbox: Client;
 
-const message = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmMessage', parameters, options);
-
-async function stored(id: string) {
-	const found = await api.post('/message/find', { id }, { token: shop.token });
-	expect(found.status).toBe(200);
-	return found.body.data.messages[0];
-}
+const message = nodeRunner('CUSTOM.wdmMessage', () => harness);
+const stored = (id: string) => findMessage(api, shop.token, id);
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
-	shop = await connectedDevice(server, 'menu-shop');
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: shop.token } });
+	({ server, api, sandbox, shop, harness } = await gatewayWithDevice('menu-shop'));
 });
 afterAll(() => server.close());
 

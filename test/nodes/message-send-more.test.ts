@@ -1,56 +1,30 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { INodeExecutionData } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, eventually, findMessage, type Client, type Device } from '../helpers/server';
+import { OGG, PDF, PNG, serveFiles, type FileServer } from '../helpers/files';
+import { fileItem, gatewayWithDevice, instanceHarness, nodeRunner, runNode } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 /** WDM Message: Send Contact, Send Location, Send Status, Send Location Button, Request Payment, Send Pix Button. */
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const OGG = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(60, 1)]);
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const TO = '5511955550001';
 const TO_JID = `${TO}@s.whatsapp.net`;
 const STATUS = 'status@broadcast';
 
 let server: App;
-let files: http.Server;
-let filesUrl: string;
-let shop: Awaited<ReturnType<typeof connectedDevice>>;
-let harness: ReturnType<typeof harnessFor>;
-let api: ReturnType<typeof client>;
+let files: FileServer;
+let shop: Device;
+let harness: N8nTestHarness;
+let api: Client;
 
-const message = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmMessage', parameters, options);
-
-/** The message as the server answers a direct /message/find by id. */
-async function stored(id: string, token = shop.token) {
-	const found = await api.post('/message/find', { id }, { token });
-	expect(found.body.data.total).toBe(1);
-	return found.body.data.messages[0];
-}
-
-const fileItem = (data: Buffer, mimeType: string, fileName: string, property = 'data'): INodeExecutionData => ({
-	json: {},
-	binary: { [property]: { data: data.toString('base64'), mimeType, fileName } },
-});
+const message = nodeRunner('CUSTOM.wdmMessage', () => harness);
+const stored = (id: string) => findMessage(api, shop.token, id);
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	shop = await connectedDevice(server, 'more-shop');
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: shop.token } });
-	files = http.createServer((req, res) => {
-		if (req.url === '/story.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-		if (req.url === '/boleto.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end(PDF);
-		res.writeHead(404).end('not here');
-	});
-	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-	filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+	({ server, api, shop, harness } = await gatewayWithDevice('more-shop'));
+	files = await serveFiles({ '/story.png': ['image/png', PNG], '/boleto.pdf': ['application/pdf', PDF] });
 });
 afterAll(async () => {
-	await new Promise((resolve) => files.close(resolve));
+	await files.close();
 	await server.close();
 });
 
@@ -145,7 +119,7 @@ describe('sendStatus', () => {
 	});
 
 	test('from a URL, and a voice note from Base64', async () => {
-		const url = await message({ operation: 'sendStatus', type: 'image', source: 'url', fileUrl: `${filesUrl}/story.png` });
+		const url = await message({ operation: 'sendStatus', type: 'image', source: 'url', fileUrl: `${files.url}/story.png` });
 		expect(url.error).toBeUndefined();
 		expect(url.items[0].json).toMatchObject({ messageType: 'image', fileName: 'story.png' });
 		const voice = await message({ operation: 'sendStatus', type: 'ptt', source: 'base64', fileBase64: `data:audio/ogg;base64,${OGG.toString('base64')}` });
@@ -193,7 +167,7 @@ describe('requestPayment', () => {
 				pixName: 'Acme',
 				paymentLink: 'https://pay.example.com/7',
 				boletoCode: '23793381286000782713695000063305975520000370000',
-				fileUrl: `${filesUrl}/boleto.pdf`,
+				fileUrl: `${files.url}/boleto.pdf`,
 				fileName: 'boleto-7.pdf',
 			},
 		});
@@ -251,13 +225,12 @@ describe('errors shared by the new operations', () => {
 	];
 
 	test.each(operations)('%s: wrong token 401, device not connected 500', async (operation, parameters) => {
-		const wrong = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: 'not-a-token' } });
-		const denied = await runNode(wrong, 'CUSTOM.wdmMessage', { operation, ...parameters });
+		const denied = await runNode(instanceHarness(server, 'not-a-token'), 'CUSTOM.wdmMessage', { operation, ...parameters });
 		expect(denied.error).toMatchObject({ name: 'NodeApiError', httpCode: '401', message: 'invalid instance token' });
 
 		const name = `idle-${operation.toLowerCase()}`;
 		const created = await api.post('/devices', { name }, { key: ADMIN_KEY });
-		const idle = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: created.body.data.token } });
+		const idle = instanceHarness(server, created.body.data.token);
 		const refused = await runNode(idle, 'CUSTOM.wdmMessage', { operation, ...parameters });
 		expect(refused.error).toMatchObject({ httpCode: '500', message: `device '${name}' is not connected (status: disconnected); pair it with a QR code first` });
 	});

@@ -1,43 +1,24 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { INodeExecutionData } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { ADMIN_KEY, connectedDevice, eventually, findMessage, type Client, type Device } from '../helpers/server';
+import { OGG, PDF, PNG, serveFiles, type FileServer } from '../helpers/files';
+import { fileItem, gatewayWithDevice, instanceHarness, nodeRunner, runNode, type NodeParameters } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
-/** A 1x1 PNG, a tiny PDF and a few bytes of Ogg audio: real signatures, so the server's sniffing agrees. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-const OGG = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(60, 1)]);
 const CSV = Buffer.from('sku,qty\nA-1,3\nB-2,5\n');
 
 const TO = '5511977770001';
 const TO_JID = `${TO}@s.whatsapp.net`;
 
 let server: App;
-let files: http.Server;
-let filesUrl: string;
-let shop: Awaited<ReturnType<typeof connectedDevice>>;
-let harness: ReturnType<typeof harnessFor>;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let files: FileServer;
+let shop: Device;
+let harness: N8nTestHarness;
+let api: Client;
+let sandbox: Client;
 
 /** Runs the WDM Message node with the shop's instance token. */
-const message = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmMessage', parameters, options);
-
-/** The message as the server answers a direct /message/find by id. */
-async function stored(id: string, token = shop.token) {
-	const found = await api.post('/message/find', { id }, { token });
-	expect(found.status).toBe(200);
-	return found.body.data.messages[0];
-}
-
-/** An input item carrying a file the way n8n keeps binary data without a binary data manager. */
-const fileItem = (data: Buffer, mimeType: string, fileName: string, property = 'data'): INodeExecutionData => ({
-	json: {},
-	binary: { [property]: { data: data.toString('base64'), mimeType, fileName } },
-});
+const message = nodeRunner('CUSTOM.wdmMessage', () => harness);
+const stored = (id: string) => findMessage(api, shop.token, id);
 
 /** Fetches a stored file through its public URL. */
 async function download(url: string) {
@@ -46,22 +27,12 @@ async function download(url: string) {
 }
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
-	shop = await connectedDevice(server, 'shop');
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: shop.token } });
+	({ server, api, sandbox, shop, harness } = await gatewayWithDevice('shop'));
 	// Where the gateway downloads media from for File Source "URL".
-	files = http.createServer((req, res) => {
-		if (req.url === '/photo.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-		if (req.url === '/files/price%20list.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end(PDF);
-		res.writeHead(404).end('not here');
-	});
-	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-	filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+	files = await serveFiles({ '/photo.png': ['image/png', PNG], '/files/price%20list.pdf': ['application/pdf', PDF] });
 });
 afterAll(async () => {
-	await new Promise((resolve) => files.close(resolve));
+	await files.close();
 	await server.close();
 });
 
@@ -270,19 +241,19 @@ describe('sendMedia', () => {
 	});
 
 	test('from a URL: the gateway downloads the file', async () => {
-		const sent = await message({ operation: 'sendMedia', number: TO, type: 'image', source: 'url', fileUrl: `${filesUrl}/photo.png` });
+		const sent = await message({ operation: 'sendMedia', number: TO, type: 'image', source: 'url', fileUrl: `${files.url}/photo.png` });
 		expect(sent.error).toBeUndefined();
 		expect(sent.items[0].json).toMatchObject({ messageType: 'image', mimetype: 'image/png', fileName: 'photo.png' });
 		expect((await download(sent.items[0].json.fileURL as string)).body.equals(PNG)).toBe(true);
 
-		const doc = await message({ operation: 'sendMedia', number: TO, type: 'document', source: 'url', fileUrl: `${filesUrl}/files/price%20list.pdf` });
+		const doc = await message({ operation: 'sendMedia', number: TO, type: 'document', source: 'url', fileUrl: `${files.url}/files/price%20list.pdf` });
 		expect(doc.error).toBeUndefined();
 		expect(doc.items[0].json).toMatchObject({ messageType: 'document', mimetype: 'application/pdf', fileName: 'price list.pdf' });
 	});
 
 	test('from a URL that does not answer the file: 400 naming the field', async () => {
-		const sent = await message({ operation: 'sendMedia', number: TO, type: 'image', source: 'url', fileUrl: `${filesUrl}/missing.png` });
-		expect(sent.error).toMatchObject({ httpCode: '400', message: `file: could not download ${filesUrl}/missing.png: it answered HTTP 404` });
+		const sent = await message({ operation: 'sendMedia', number: TO, type: 'image', source: 'url', fileUrl: `${files.url}/missing.png` });
+		expect(sent.error).toMatchObject({ httpCode: '400', message: `file: could not download ${files.url}/missing.png: it answered HTTP 404` });
 	});
 
 	test('from Base64, plain or as a data URI', async () => {
@@ -325,17 +296,17 @@ describe('sendMedia', () => {
 });
 
 describe('find', () => {
-	let finder: Awaited<ReturnType<typeof connectedDevice>>;
-	let finderHarness: ReturnType<typeof harnessFor>;
+	let finder: Device;
+	let finderHarness: N8nTestHarness;
 	const CHAT_A = '5511966660001';
 	const CHAT_B = '5511966660002';
-	const find = (parameters: Parameters<typeof runNode>[2]) => runNode(finderHarness, 'CUSTOM.wdmMessage', { operation: 'find', ...parameters });
+	const find = (parameters: NodeParameters) => runNode(finderHarness, 'CUSTOM.wdmMessage', { operation: 'find', ...parameters });
 	/** Every message of the finder device, newest first, as the server lists them. */
 	let all: string[];
 
 	beforeAll(async () => {
 		finder = await connectedDevice(server, 'finder');
-		finderHarness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: finder.token } });
+		finderHarness = instanceHarness(server, finder.token);
 		// More than one page (the node asks for 100 at a time): 100 to chat A, 25 to chat B.
 		for (let i = 0; i < 125; i++) {
 			const number = i < 100 ? CHAT_A : CHAT_B;
@@ -486,15 +457,14 @@ describe('setPresence', () => {
 
 describe('errors', () => {
 	test('a wrong instance token: 401 with the gateway\'s message', async () => {
-		const wrong = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: 'not-a-token' } });
-		const sent = await runNode(wrong, 'CUSTOM.wdmMessage', { operation: 'sendText', number: TO, text: 'x' });
+		const sent = await runNode(instanceHarness(server, 'not-a-token'), 'CUSTOM.wdmMessage', { operation: 'sendText', number: TO, text: 'x' });
 		expect(sent.items).toEqual([]);
 		expect(sent.error).toMatchObject({ name: 'NodeApiError', httpCode: '401', message: 'invalid instance token' });
 	});
 
 	test('a device that is not connected: 500 with the gateway\'s message', async () => {
 		const created = await api.post('/devices', { name: 'idle' }, { key: ADMIN_KEY });
-		const idle = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: created.body.data.token } });
+		const idle = instanceHarness(server, created.body.data.token);
 		const reason = "device 'idle' is not connected (status: disconnected); pair it with a QR code first";
 		const sent = await runNode(idle, 'CUSTOM.wdmMessage', { operation: 'sendText', number: TO, text: 'x' });
 		expect(sent.error).toMatchObject({ httpCode: '500', message: reason });

@@ -1,35 +1,22 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
-import { ADMIN_APP_PASSWORD, basicAuth, startServer } from '../helpers/server';
-import { NODE_TYPES, harnessFor, runNode } from '../helpers/nodes';
+import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
+import { NODE_TYPES, firstJson, nodeRunner, siteHarness, type NodeParameters } from '../helpers/nodes';
 
 /** WDM Page: the operations it shares with WDM Post, on pages, run by n8n's engine against a live server. */
 
 let server: App;
-let authorPassword: string;
+let cms: CmsClient;
+let users: SiteUsers;
 
 beforeAll(async () => {
-	server = await startServer();
-	const { store } = server.services;
-	const { user } = store.users.create('arthur', undefined, 'author');
-	authorPassword = store.users.addAppPassword(user.id, 'n8n').password;
+	({ server, cms, u: users } = await startSite());
 });
 afterAll(() => server.close());
 
-const credential = (username = 'admin', password = ADMIN_APP_PASSWORD) => ({ wdmSiteApi: { url: server.url, addressing: 'restRoute', username, password } });
-const page = (parameters: Record<string, unknown>, options: Parameters<typeof runNode>[3] = {}, harness = harnessFor(credential())) =>
-	runNode(harness, 'CUSTOM.wdmPage', parameters as never, options);
+const page = nodeRunner('CUSTOM.wdmPage', () => siteHarness(server.url));
 
-async function rest(path: string): Promise<{ status: number; body: any }> {
-	const res = await fetch(`${server.url}/wp-json${path}`, { headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) } });
-	return { status: res.status, body: await res.json() };
-}
-
-async function created(parameters: Record<string, unknown>) {
-	const run = await page({ operation: 'create', ...parameters });
-	expect(run.error).toBeUndefined();
-	return run.items[0].json as Record<string, any>;
-}
+const created = async (parameters: NodeParameters) => firstJson(await page({ operation: 'create', ...parameters }));
 
 test('the page node has the post node’s operations without categories and tags, and page fields instead of post ones', () => {
 	const operations = (type: string) =>
@@ -51,7 +38,7 @@ test('Create and Get: a page under another, with its menu order', async () => {
 	expect(child).toMatchObject({ type: 'page', parent: parent.id, menu_order: 1, link: `${server.url}/?page_id=${child.id}`, meta: { _builder_page_settings: { hide_title: 'yes' } } });
 	const got = await page({ operation: 'get', pageId: child.id, options: { context: 'embed' } });
 	expect(got.items[0].json).toMatchObject({ id: child.id, slug: 'hats' });
-	expect((await rest(`/cms/v2/pages/${child.id}`)).body).toMatchObject({ parent: parent.id, menu_order: 1 });
+	expect((await cms.get(`/pages/${child.id}`, users.admin)).body).toMatchObject({ parent: parent.id, menu_order: 1 });
 	const orphan = await page({ operation: 'create', title: 'x', content: '', additionalFields: { parent: 999999 } });
 	expect(orphan.error).toMatchObject({ httpCode: '400', message: 'Invalid post parent ID.' });
 });
@@ -85,11 +72,11 @@ test('Update, revisions, autosaves and Delete of a page', async () => {
 	expect((await page({ operation: 'deleteRevision', pageId: about.id, revisionId })).items[0].json).toMatchObject({ deleted: true });
 	expect((await page({ operation: 'delete', pageId: about.id })).items[0].json).toMatchObject({ status: 'trash' });
 	expect((await page({ operation: 'delete', pageId: about.id, force: true })).items[0].json).toMatchObject({ deleted: true });
-	expect((await rest(`/cms/v2/pages/${about.id}`)).status).toBe(404);
+	expect((await cms.get(`/pages/${about.id}`, users.admin)).status).toBe(404);
 });
 
 test('authors may not write pages: the site’s 403 as a node error, or an item with continueRegularOutput', async () => {
-	const author = harnessFor(credential('arthur', authorPassword));
+	const author = siteHarness(server.url, 'restRoute', users.author);
 	const refused = await page({ operation: 'create', title: 'x', content: '' }, {}, author);
 	expect(refused.error).toMatchObject({ httpCode: '403', message: 'Sorry, you are not allowed to create posts as this user.' });
 	expect(refused.error?.description).toContain('rest_cannot_create');

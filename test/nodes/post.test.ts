@@ -1,38 +1,23 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_APP_PASSWORD, basicAuth, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
+import { firstJson, nodeRunner, runNode, siteHarness, type NodeParameters } from '../helpers/nodes';
 
 /** WDM Post: every operation run by n8n's engine against a live server, what it did read back over REST. */
 
 let server: App;
-let contributorPassword: string;
+/** The `cms/v2` routes, to read back what the node did. */
+let cms: CmsClient;
+let users: SiteUsers;
 
 beforeAll(async () => {
-	server = await startServer();
-	const { store } = server.services;
-	const { user } = store.users.create('connie', undefined, 'contributor');
-	contributorPassword = store.users.addAppPassword(user.id, 'n8n').password;
+	({ server, cms, u: users } = await startSite());
 });
 afterAll(() => server.close());
 
-const credential = (addressing = 'restRoute', username = 'admin', password = ADMIN_APP_PASSWORD) => ({
-	wdmSiteApi: { url: server.url, addressing, username, password },
-});
-const post = (parameters: Record<string, unknown>, options: Parameters<typeof runNode>[3] = {}, harness = harnessFor(credential())) =>
-	runNode(harness, 'CUSTOM.wdmPost', parameters as never, options);
-
-/** Reads through the REST API as the administrator. */
-async function rest(path: string): Promise<{ status: number; body: any; headers: Headers }> {
-	const res = await fetch(`${server.url}/wp-json${path}`, { headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) } });
-	return { status: res.status, body: await res.json(), headers: res.headers };
-}
+const post = nodeRunner('CUSTOM.wdmPost', () => siteHarness(server.url));
 
 /** Creates a post through the node and returns its JSON. */
-async function created(parameters: Record<string, unknown>) {
-	const run = await post({ operation: 'create', ...parameters });
-	expect(run.error).toBeUndefined();
-	return run.items[0].json as Record<string, any>;
-}
+const created = async (parameters: NodeParameters) => firstJson(await post({ operation: 'create', ...parameters }));
 
 describe('Create, Get, Update, Delete', () => {
 	test('Create: every field reaches the site, in both addressing styles', async () => {
@@ -61,11 +46,11 @@ describe('Create, Get, Update, Delete', () => {
 					},
 				},
 				{},
-				harnessFor(credential(addressing)),
+				siteHarness(server.url, addressing),
 			);
 			expect(run.error).toBeUndefined();
 			const json = run.items[0].json as Record<string, any>;
-			const stored = (await rest(`/cms/v2/posts/${json.id}?context=edit`)).body;
+			const stored = (await cms.get(`/posts/${json.id}?context=edit`, users.admin)).body;
 			expect(stored).toMatchObject({
 				title: { raw: `From n8n (${addressing})` },
 				content: { raw: 'Hello\n\nWorld', rendered: '<p>Hello</p>\n\n<p>World</p>\n' },
@@ -108,7 +93,7 @@ describe('Create, Get, Update, Delete', () => {
 		const run = await post({ operation: 'update', postId: first.id, updateFields: { title: 'After', status: 'publish', sticky: false } });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ id: first.id, title: { raw: 'After' }, content: { raw: 'Body' }, status: 'publish', slug: 'after' });
-		expect((await rest(`/cms/v2/posts/${first.id}/revisions`)).body).toHaveLength(1);
+		expect((await cms.get(`/posts/${first.id}/revisions`, users.admin)).body).toHaveLength(1);
 	});
 
 	test('Delete: to the trash, then for good', async () => {
@@ -117,14 +102,14 @@ describe('Create, Get, Update, Delete', () => {
 		expect(trashed.items[0].json).toMatchObject({ id: doomed.id, status: 'trash' });
 		const gone = await post({ operation: 'delete', postId: doomed.id, force: true });
 		expect(gone.items[0].json).toMatchObject({ deleted: true, previous: { id: doomed.id } });
-		expect((await rest(`/cms/v2/posts/${doomed.id}`)).status).toBe(404);
+		expect((await cms.get(`/posts/${doomed.id}`, users.admin)).status).toBe(404);
 	});
 
 	test('errors are node errors with the site’s message and status; continueRegularOutput keeps them as items', async () => {
 		const missing = await post({ operation: 'get', postId: 999999 });
 		expect(missing.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });
 		expect(missing.error?.description).toContain('rest_post_invalid_id');
-		const contributor = harnessFor(credential('restRoute', 'connie', contributorPassword));
+		const contributor = siteHarness(server.url, 'restRoute', users.contributor);
 		const refused = await post({ operation: 'create', title: 'x', content: '', additionalFields: { status: 'publish' } }, {}, contributor);
 		expect(refused.error).toMatchObject({ httpCode: '403', message: 'Sorry, you are not allowed to publish posts in this post type.' });
 		const bad = await post({ operation: 'create', title: 'x', content: '', additionalFields: { categories: '1, 424242' } });
@@ -143,21 +128,16 @@ describe('Get Many', () => {
 	let site: App;
 	const ids: Record<string, number> = {};
 	const terms: Record<string, number> = {};
-	const many = (parameters: Record<string, unknown>) =>
-		runNode(harnessFor({ wdmSiteApi: { url: site.url, addressing: 'wpJson', username: 'admin', password: ADMIN_APP_PASSWORD } }), 'CUSTOM.wdmPost', {
-			operation: 'getMany',
-			...parameters,
-		} as never);
+	const many = (parameters: NodeParameters) => runNode(siteHarness(site.url, 'wpJson'), 'CUSTOM.wdmPost', { operation: 'getMany', ...parameters });
 	const titles = (run: Awaited<ReturnType<typeof many>>) => {
 		expect(run.error).toBeUndefined();
 		return run.items.map((item) => (item.json as { title: { rendered: string } }).title.rendered);
 	};
 
 	beforeAll(async () => {
-		site = await startServer();
-		const auth = { authorization: basicAuth('admin', ADMIN_APP_PASSWORD), 'content-type': 'application/json' };
-		const call = async (path: string, body: object) =>
-			(await (await fetch(`${site.url}/wp-json/cms/v2${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json()) as { id: number };
+		const started = await startSite();
+		site = started.server;
+		const call = async (path: string, body: Record<string, unknown>) => (await started.cms.create(path, started.u.admin, body)) as { id: number };
 		terms.world = (await call('/categories', { name: 'World' })).id;
 		terms.europe = (await call('/categories', { name: 'Europe', parent: terms.world })).id;
 		terms.red = (await call('/tags', { name: 'red' })).id;
@@ -243,7 +223,7 @@ describe('revisions and autosaves', () => {
 		expect(one.items[0].json).toMatchObject({ id: older.id, parent: first.id, title: { raw: 'v2' } });
 		const gone = await post({ operation: 'deleteRevision', postId: first.id, revisionId: older.id });
 		expect(gone.items[0].json).toMatchObject({ deleted: true, previous: { id: older.id } });
-		expect((await rest(`/cms/v2/posts/${first.id}/revisions`)).body.map((r: { id: number }) => r.id)).toEqual([newest.id]);
+		expect((await cms.get(`/posts/${first.id}/revisions`, users.admin)).body.map((r: { id: number }) => r.id)).toEqual([newest.id]);
 		const filtered = await post({ operation: 'getRevisions', postId: first.id, returnAll: true, filters: { search: 'v3' } });
 		expect(filtered.items).toHaveLength(1);
 		const missing = await post({ operation: 'getRevision', postId: first.id, revisionId: older.id });
@@ -256,7 +236,7 @@ describe('revisions and autosaves', () => {
 		expect(made.error).toBeUndefined();
 		const autosave = made.items[0].json as { id: number };
 		expect(made.items[0].json).toMatchObject({ parent: live.id, title: { raw: 'Live' }, content: { raw: 'not yet saved' } });
-		expect((await rest(`/cms/v2/posts/${live.id}?context=edit`)).body.content.raw).toBe('saved');
+		expect((await cms.get(`/posts/${live.id}?context=edit`, users.admin)).body.content.raw).toBe('saved');
 		const list = await post({ operation: 'getAutosaves', postId: live.id });
 		expect(list.items.map((i) => (i.json as { id: number }).id)).toEqual([autosave.id]);
 		const one = await post({ operation: 'getAutosave', postId: live.id, autosaveId: autosave.id, context: 'edit' });
@@ -266,7 +246,7 @@ describe('revisions and autosaves', () => {
 		// An autosave of one's own draft updates the draft.
 		const draft = await created({ title: 'Draft' });
 		await post({ operation: 'createAutosave', postId: draft.id, autosaveFields: { title: 'Draft, autosaved' } });
-		expect((await rest(`/cms/v2/posts/${draft.id}?context=edit`)).body.title.raw).toBe('Draft, autosaved');
+		expect((await cms.get(`/posts/${draft.id}?context=edit`, users.admin)).body.title.raw).toBe('Draft, autosaved');
 	});
 });
 
@@ -296,13 +276,13 @@ describe('categories and tags', () => {
 	});
 
 	test('Create Tag, Get Tag, Get Many Tags; a contributor may tag', async () => {
-		const contributor = harnessFor(credential('restRoute', 'connie', contributorPassword));
+		const contributor = siteHarness(server.url, 'restRoute', users.contributor);
 		const made = await post({ operation: 'createTag', termName: 'Quick' }, {}, contributor);
 		expect(made.error).toBeUndefined();
 		const id = (made.items[0].json as { id: number }).id;
 		expect((await post({ operation: 'getTag', tagId: id })).items[0].json).toMatchObject({ name: 'Quick', slug: 'quick', taxonomy: 'post_tag' });
 		const tagged = await created({ title: 'Tagged', additionalFields: { status: 'publish', tags: String(id) } });
-		expect((await rest(`/cms/v2/posts/${tagged.id}`)).body.tags).toEqual([id]);
+		expect((await cms.get(`/posts/${tagged.id}`, users.admin)).body.tags).toEqual([id]);
 		const list = await post({ operation: 'getManyTags', returnAll: false, limit: 5, termFilters: { slug: 'quick' } });
 		expect(list.items.map((i) => i.json.id)).toEqual([id]);
 		const refused = await post({ operation: 'createCategory', termName: 'Nope' }, {}, contributor);

@@ -1,23 +1,23 @@
 import type { App } from '../../server/src/app';
 import { ADMIN_KEY, client, startServer } from '../helpers/server';
-import { harnessFor, runNode } from '../helpers/nodes';
+import { instanceHarness, nodeRunner, runNode } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 /** WDM Proxy: Get, Set and Delete, run by n8n's engine against a live server. */
 
 const DEFAULT = { enabled: false, status: 'default', proxy_url: null, protocol: null, host: null, port: null, username: null, updatedAt: null };
 
 let server: App;
-let harness: ReturnType<typeof harnessFor>;
+let harness: N8nTestHarness;
 
-const proxy = (parameters: Parameters<typeof runNode>[2], options?: Parameters<typeof runNode>[3]) =>
-	runNode(harness, 'CUSTOM.wdmProxy', parameters, options);
+const proxy = nodeRunner('CUSTOM.wdmProxy', () => harness);
 /** The proxy URL the server keeps for the device (password included). */
 const stored = () => server.services.store.proxies.ofDevice(server.services.store.devices.byName('shop')!.id)?.url;
 
 beforeAll(async () => {
 	server = await startServer({ pairing: 'manual' });
 	const created = await client(server.url).post('/devices', { name: 'shop' }, { key: ADMIN_KEY });
-	harness = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: created.body.data.token } });
+	harness = instanceHarness(server, created.body.data.token);
 });
 afterAll(() => server.close());
 
@@ -81,7 +81,7 @@ test('Set with a URL of another shape: NodeApiError with the gateway message, or
 });
 
 test('a wrong instance token: 401 with the gateway message', async () => {
-	const wrong = harnessFor({ wdmInstanceApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: 'not-a-token' } });
+	const wrong = instanceHarness(server, 'not-a-token');
 	for (const operation of ['get', 'delete']) {
 		const run = await runNode(wrong, 'CUSTOM.wdmProxy', { operation });
 		expect(run.error).toMatchObject({ name: 'NodeApiError', httpCode: '401', message: 'invalid instance token' });

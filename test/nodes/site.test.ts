@@ -2,9 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../../server/src/app';
 import { SITE_NAMESPACES } from '../../server/src/site/namespaces';
-import { ADMIN_APP_PASSWORD, basicAuth, startServer } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, basicAuth, client } from '../helpers/server';
+import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { CREDENTIAL_TYPES, NODE_TYPES, harnessFor, runNode } from '../helpers/nodes';
+import { CREDENTIAL_TYPES, NODE_TYPES, harnessFor, runNode, siteCredential, siteHarness } from '../helpers/nodes';
 import { N8nTestHarness } from '../helpers/n8n';
 import { siteListRouting, siteRequestDefaults, siteReturnAllFields, siteRoute, siteRouting } from '../../nodes/shared/site';
 
@@ -13,34 +14,22 @@ import { siteListRouting, siteRequestDefaults, siteReturnAllFields, siteRoute, s
 const UNAUTHORIZED = 'Authorization failed - please check your credentials';
 
 let server: App;
-let readerPassword: string;
+/** The `cms/v2` routes, to set up content and read back what a node did. */
+let cms: CmsClient;
+let users: SiteUsers;
 
 beforeAll(async () => {
-	server = await startServer();
-	const { store } = server.services;
-	const { user } = store.users.create('reader', undefined, 'subscriber');
-	readerPassword = store.users.addAppPassword(user.id, 'n8n').password;
+	({ server, cms, u: users } = await startSite());
 });
 afterAll(() => server.close());
 
-const credentialFor = (addressing: string, username = 'admin', password = ADMIN_APP_PASSWORD) => ({
-	url: server.url,
-	addressing,
-	username,
-	password,
-});
-
-/** Reads through the REST API directly, to check what a node did. */
-async function rest(path: string): Promise<{ status: number; body: any }> {
-	const res = await fetch(`${server.url}/wp-json${path}`, { headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) } });
-	return { status: res.status, body: await res.json() };
-}
+const credentialFor = (addressing: string, name = 'admin', password = ADMIN_APP_PASSWORD) => siteCredential(server.url, addressing, { name, password });
 
 describe.each([
 	['index.php?rest_route=', 'restRoute'],
 	['/wp-json', 'wpJson'],
 ])('addressing %s', (_, addressing) => {
-	const site = () => harnessFor({ wdmSiteApi: credentialFor(addressing) });
+	const site = () => siteHarness(server.url, addressing);
 
 	test('the credential test passes with the right application password and fails with a wrong one or user', async () => {
 		const harness = harnessFor({});
@@ -116,7 +105,7 @@ describe.each([
 		]);
 		const post = run.items[0].json.body as { id: number };
 		expect((run.items[0].json.headers as Record<string, string>).location).toBe(`${server.url}/wp-json/cms/v2/posts/${post.id}`);
-		expect((await rest(`/cms/v2/posts/${post.id}`)).body.title.rendered).toBe(`Hello ${addressing}`);
+		expect((await cms.get(`/posts/${post.id}`, users.admin)).body.title.rendered).toBe(`Hello ${addressing}`);
 		expect((run.items[2].json.body as { code: string }).code).toBe('rest_post_invalid_id');
 	});
 
@@ -132,7 +121,7 @@ describe.each([
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toMatchObject({ request: { method: 'POST', path: '/cms/v2/posts' }, status: 201, body: { status: 'draft' } });
 		const id = (run.items[0].json.body as { id: number }).id;
-		expect((await rest(`/cms/v2/posts/${id}?context=edit`)).body.title.raw).toBe('From JSON');
+		expect((await cms.get(`/posts/${id}?context=edit`, users.admin)).body.title.raw).toBe('From JSON');
 	});
 
 	test('Batch with require-all-validate and an invalid request: nothing runs, the node says which request', async () => {
@@ -143,7 +132,7 @@ describe.each([
 		const run = await runNode(site(), 'CUSTOM.wdmSite', { operation: 'batch', validation: 'require-all-validate', requestsSource: 'json', requestsJson });
 		expect(run.error).toMatchObject({ httpCode: '207', message: 'The batch did not run: some requests are invalid' });
 		expect(run.error?.description).toBe('request 2 (POST /cms/v2/posts): Invalid parameter(s): status');
-		expect((await rest('/cms/v2/posts?search=Must%20not%20exist&status=any')).body).toEqual([]);
+		expect((await cms.get('/posts?search=Must%20not%20exist&status=any', users.admin)).body).toEqual([]);
 
 		const kept = await runNode(
 			site(),
@@ -171,12 +160,7 @@ describe.each([
 	describe('oEmbed', () => {
 		let link: string;
 		beforeAll(async () => {
-			const created = await fetch(`${server.url}/wp-json/cms/v2/posts`, {
-				method: 'POST',
-				headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD), 'content-type': 'application/json' },
-				body: JSON.stringify({ title: 'Embed me', status: 'publish' }),
-			});
-			link = ((await created.json()) as { link: string }).link;
+			link = (await cms.create('/posts', users.admin, { title: 'Embed me', status: 'publish' })).link;
 		});
 
 		test('Embed: JSON with the width asked for, and XML whole in `data`', async () => {
@@ -198,7 +182,7 @@ describe.each([
 			const run = await runNode(site(), 'CUSTOM.wdmSite', { operation: 'oembedProxy', url: link, options: { maxwidth: 300, maxheight: 200, discover: false } });
 			expect(run.error).toBeUndefined();
 			expect(run.items[0].json).toMatchObject({ type: 'rich', title: 'Embed me', width: 300 });
-			const reader = harnessFor({ wdmSiteApi: credentialFor(addressing, 'reader', readerPassword) });
+			const reader = siteHarness(server.url, addressing, users.subscriber);
 			const refused = await runNode(reader, 'CUSTOM.wdmSite', { operation: 'oembedProxy', url: link });
 			expect(refused.error).toMatchObject({ httpCode: '403', message: 'Sorry, you are not allowed to make proxied oEmbed requests.' });
 			const outside = await runNode(site(), 'CUSTOM.wdmSite', { operation: 'oembedProxy', url: 'https://example.com/video/1' }, { onError: 'continueRegularOutput' });
@@ -219,7 +203,7 @@ test('each addressing style puts the route where the site expects it, with the q
 		const url = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/site/`;
 		const parameters = { operation: 'getNamespaceIndex', namespace: 'builder/v1/documents', context: 'edit' };
 		for (const addressing of ['restRoute', 'wpJson']) {
-			const run = await runNode(harnessFor({ wdmSiteApi: { url, addressing, username: 'ann', password: 'pw' } }), 'CUSTOM.wdmSite', parameters);
+			const run = await runNode(siteHarness(url, addressing, { name: 'ann', password: 'pw' }), 'CUSTOM.wdmSite', parameters);
 			expect(run.error).toBeUndefined();
 		}
 		const basic = basicAuth('ann', 'pw');
@@ -280,14 +264,9 @@ describe('shared helper: siteListRouting (Return All / Limit over page and per_p
 		// More than one page of 100: made in batches of 25.
 		for (let i = 0; i < 5; i++) {
 			const requests = Array.from({ length: i < 4 ? 25 : 5 }, (_, j) => ({ path: '/cms/v2/posts', body: { title: `Listed ${i * 25 + j}`, status: 'publish' } }));
-			const res = await fetch(`${server.url}/wp-json/batch/v1`, {
-				method: 'POST',
-				headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD), 'content-type': 'application/json' },
-				body: JSON.stringify({ requests }),
-			});
-			expect(res.status).toBe(207);
+			expect((await client(server.url, '/wp-json/batch/v1').post('', { requests }, { headers: users.admin.headers })).status).toBe(207);
 		}
-		const pages = [await rest('/cms/v2/posts?per_page=100&page=1'), await rest('/cms/v2/posts?per_page=100&page=2')];
+		const pages = [await cms.get('/posts?per_page=100&page=1', users.admin), await cms.get('/posts?per_page=100&page=2', users.admin)];
 		ids = pages.flatMap((page) => (page.body as { id: number }[]).map((post) => post.id));
 		expect(ids.length).toBeGreaterThanOrEqual(105);
 	});

@@ -3,15 +3,16 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INode, IRun, IWebhookData, Workflow } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
 import { sign } from '../../server/src/webhooks/signing';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
-import { harnessFor } from '../helpers/nodes';
+import { ADMIN_KEY, client, connectedDevice, eventually, startServer, type Device } from '../helpers/server';
+import { userHarness } from '../helpers/nodes';
+import type { N8nTestHarness } from '../helpers/n8n';
 
 let server: App;
 let receiver: http.Server;
-let harness: ReturnType<typeof harnessFor>;
+let harness: N8nTestHarness;
 let workflow: Workflow;
 let webhooks: IWebhookData[] = [];
-let device: Awaited<ReturnType<typeof connectedDevice>>;
+let device: Device;
 const runs: IRun[] = [];
 const refusals: Array<{ status: number; body: string }> = [];
 
@@ -66,7 +67,7 @@ beforeAll(async () => {
 	device = await connectedDevice(server, 'bot');
 	receiver = http.createServer(webhookEndpoint);
 	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-	harness = harnessFor({ wdmUserApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, apiKey: ADMIN_KEY } });
+	harness = userHarness(server);
 	harness.webhookBaseUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`;
 	workflow = harness.createWorkflow([trigger], {});
 });

@@ -1,4 +1,4 @@
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
+import { ADMIN_KEY, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device } from '../helpers/server';
 import { type Receiver, sleep, startReceiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 import { CHAT_ATTRIBUTES } from '../../server/src/gateway/chats';
@@ -11,38 +11,20 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 
 let server: App;
 let receiver: Receiver;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let api: Client;
+let sandbox: Client;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
+	({ server, api, sandbox } = await startGateway());
 	receiver = await startReceiver();
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
 });
 afterAll(async () => {
 	await server.close();
 	await receiver.close();
 });
 
-type Device = Awaited<ReturnType<typeof connectedDevice>> & {
-	/** The events written for the device's webhook so far (the outbox, in order), of one kind. */
-	events(kind: string): any[];
-};
-
 /** A paired device with a webhook subscription, so that its events can be read back. */
-async function device(name: string): Promise<Device> {
-	const d = await connectedDevice(server, name);
-	const sub = await api.post(`/devices/${name}/webhook`, { url: `${receiver.url}/${name}` }, { key: ADMIN_KEY });
-	expect(sub.status).toBe(200);
-	const events = (kind: string) =>
-		server.services.store.outbox
-			.ofWebhook(sub.body.data.id)
-			.map((row) => JSON.parse(row.body))
-			.filter((body) => body.event === kind)
-			.map((body) => body.data);
-	return { ...d, events };
-}
+const device = (name: string) => subscribedDevice(server, name, `${receiver.url}/${name}`);
 
 let seq = 0;
 /** A fresh number on the network outside this server. */
@@ -71,12 +53,6 @@ const chatOf = async (d: Device, jid: string) => {
 	return res.body.data.chats[0];
 };
 const messagesOf = async (d: Device, chatid: string) => (await api.post('/message/find', { chatid }, { token: d.token })).body.data.messages;
-
-function expectError(res: { status: number; body: any }, status: number, message: string | RegExp) {
-	expect({ status: res.status, success: res.body.success }).toEqual({ status, success: false });
-	if (typeof message === 'string') expect(res.body.message).toBe(message);
-	else expect(res.body.message).toMatch(message);
-}
 
 describe('POST /chat/archive', () => {
 	let d: Device;

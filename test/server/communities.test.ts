@@ -1,5 +1,5 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, startGateway, type Client, type Device } from '../helpers/server';
 import { startReceiver, type Receiver } from '../helpers/webhooks';
 
 /** Communities over real HTTP: create, link and unlink groups, the announcement group, and the refusals. */
@@ -7,15 +7,13 @@ import { startReceiver, type Receiver } from '../helpers/webhooks';
 const CONTACT = '5511910000001';
 
 let server: App;
-let api: ReturnType<typeof client>;
+let api: Client;
 let receiver: Receiver;
-type Device = Awaited<ReturnType<typeof connectedDevice>>;
 let owner: Device;
 let member: Device;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
+	({ server, api } = await startGateway());
 	owner = await connectedDevice(server, 'c-owner', ADMIN_KEY, '5511980000001');
 	member = await connectedDevice(server, 'c-member', ADMIN_KEY, '5511980000002');
 	receiver = await startReceiver();
@@ -27,12 +25,6 @@ afterAll(async () => {
 });
 
 const post = (route: string, body: unknown, device: Device = owner) => api.post(route, body, { token: device.token });
-
-function expectError(res: { status: number; body: any }, status: number, message: RegExp | string) {
-	expect({ status: res.status, success: res.body.success }).toEqual({ status, success: false });
-	if (typeof message === 'string') expect(res.body.message).toBe(message);
-	else expect(res.body.message).toMatch(message);
-}
 
 async function community(name = 'Neighbourhood', device = owner) {
 	const res = await post('/community/create', { name }, device);

@@ -1,4 +1,4 @@
-import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
+import { ADMIN_KEY, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device } from '../helpers/server';
 import { startReceiver, type Receiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
@@ -6,35 +6,20 @@ import type { App } from '../../server/src/app';
 
 let server: App;
 let receiver: Receiver;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let api: Client;
+let sandbox: Client;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
+	({ server, api, sandbox } = await startGateway());
 	receiver = await startReceiver();
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
 });
 afterAll(async () => {
 	await server.close();
 	await receiver.close();
 });
 
-type Device = Awaited<ReturnType<typeof connectedDevice>> & { events(kind: string): any[] };
-
 /** A paired device with a webhook subscription, so that its events can be read back (from the outbox). */
-async function device(name: string): Promise<Device> {
-	const d = await connectedDevice(server, name);
-	const sub = await api.post(`/devices/${name}/webhook`, { url: `${receiver.url}/${name}` }, { key: ADMIN_KEY });
-	expect(sub.status).toBe(200);
-	const events = (kind: string) =>
-		server.services.store.outbox
-			.ofWebhook(sub.body.data.id)
-			.map((row) => JSON.parse(row.body))
-			.filter((body) => body.event === kind)
-			.map((body) => body.data);
-	return { ...d, events };
-}
+const device = (name: string) => subscribedDevice(server, name, `${receiver.url}/${name}`);
 
 let seq = 0;
 const number = () => `55218${String(++seq).padStart(8, '0')}`;
@@ -51,12 +36,6 @@ const contacts = async (d: Device) => {
 const details = (d: Device, number: string) => api.post('/chat/details', { number }, { token: d.token });
 const check = (d: Device, numbers: unknown) => api.post('/chat/check', { numbers }, { token: d.token });
 const sb = (route: string, body: unknown) => sandbox.post(route, body, { key: ADMIN_KEY });
-
-function expectError(res: { status: number; body: any }, status: number, message: string | RegExp) {
-	expect({ status: res.status, success: res.body.success }).toEqual({ status, success: false });
-	if (typeof message === 'string') expect(res.body.message).toBe(message);
-	else expect(res.body.message).toMatch(message);
-}
 
 describe('contacts: add, list, remove', () => {
 	let d: Device;

@@ -1,5 +1,6 @@
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, startGateway, type Client } from '../helpers/server';
 import zlib from 'node:zlib';
+import { sleep } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
 /** Device routes (Bearer): create, list, delete, QR, status, logout, and the pairing lifecycle. */
@@ -40,18 +41,14 @@ function png(dataUri: string) {
 	};
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('manual pairing', () => {
 	let server: App;
-	let api: ReturnType<typeof client>;
-	let sandbox: ReturnType<typeof client>;
+	let api: Client;
+	let sandbox: Client;
 	const key = ADMIN_KEY;
 
 	beforeAll(async () => {
-		server = await startServer({ pairing: 'manual', qrTtlMs: 1000 });
-		api = client(server.url);
-		sandbox = client(server.url, '/wp-json/sandbox/v1');
+		({ server, api, sandbox } = await startGateway({ qrTtlMs: 1000 }));
 	});
 	afterAll(() => server.close());
 
@@ -497,15 +494,13 @@ describe('manual pairing', () => {
 
 describe('automatic pairing', () => {
 	let server: App;
-	let api: ReturnType<typeof client>;
-	let sandbox: ReturnType<typeof client>;
+	let api: Client;
+	let sandbox: Client;
 	const key = ADMIN_KEY;
 	const pairDelayMs = 60;
 
 	beforeAll(async () => {
-		server = await startServer({ pairing: 'auto', pairDelayMs });
-		api = client(server.url);
-		sandbox = client(server.url, '/wp-json/sandbox/v1');
+		({ server, api, sandbox } = await startGateway({ pairing: 'auto', pairDelayMs }));
 	});
 	afterAll(() => server.close());
 

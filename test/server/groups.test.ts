@@ -1,13 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, startGateway, type Client, type Device } from '../helpers/server';
+import { PDF, PNG, serveFiles, type FileServer } from '../helpers/files';
 import { startReceiver, type Receiver } from '../helpers/webhooks';
 
 /** The group routes over real HTTP: state read back by later routes, across devices, and every refusal. */
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
 const CONTACT = '5511900000001';
 const CONTACT2 = '5511900000002';
@@ -15,21 +11,17 @@ const ABSENT = '5511900000099';
 const jidOf = (phone: string) => `${phone}@s.whatsapp.net`;
 
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
-let files: http.Server;
-let filesUrl: string;
+let api: Client;
+let sandbox: Client;
+let files: FileServer;
 let receiver: Receiver;
-type Device = Awaited<ReturnType<typeof connectedDevice>>;
 /** `owner` creates the groups; `member` is another device of this server added to them; `outsider` is in none at first. */
 let owner: Device;
 let member: Device;
 let outsider: Device;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway());
 	owner = await connectedDevice(server, 'g-owner', ADMIN_KEY, '5511970000001');
 	member = await connectedDevice(server, 'g-member', ADMIN_KEY, '5511970000002');
 	outsider = await connectedDevice(server, 'g-outsider', ADMIN_KEY, '5511970000003');
@@ -37,27 +29,15 @@ beforeAll(async () => {
 	receiver = await startReceiver();
 	const hook = await api.post(`/devices/${member.name}/webhook`, { url: `${receiver.url}/member`, events: ['groups', 'messages'] }, { key: ADMIN_KEY });
 	expect(hook.status).toBe(200);
-	files = http.createServer((req, res) => {
-		if (req.url === '/logo.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-		if (req.url === '/doc.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end(PDF);
-		res.writeHead(404).end();
-	});
-	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-	filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+	files = await serveFiles({ '/logo.png': ['image/png', PNG], '/doc.pdf': ['application/pdf', PDF] });
 });
 afterAll(async () => {
-	await new Promise((resolve) => files.close(resolve));
+	await files.close();
 	await receiver.close();
 	await server.close();
 });
 
 const post = (route: string, body: unknown, device: Device = owner) => api.post(route, body, { token: device.token });
-
-function expectError(res: { status: number; body: any }, status: number, message: RegExp | string) {
-	expect({ status: res.status, success: res.body.success }).toEqual({ status, success: false });
-	if (typeof message === 'string') expect(res.body.message).toBe(message);
-	else expect(res.body.message).toMatch(message);
-}
 
 /** A new group of `owner` with `member` and a contact; returns its view. */
 async function newGroup(name = 'Team', participants: string[] = [member.phone, CONTACT]) {
@@ -360,15 +340,15 @@ describe('settings: name, description, image, announce, locked', () => {
 		expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
 		expect((await info(g.jid, member)).imageURL).toBe(url);
 
-		const fromUrl = await post('/group/updateImage', { groupjid: g.jid, image: `${filesUrl}/logo.png` }, member);
+		const fromUrl = await post('/group/updateImage', { groupjid: g.jid, image: `${files.url}/logo.png` }, member);
 		expect(fromUrl.status).toBe(200);
 		expect(fromUrl.body.data.imageURL).toMatch(/\/logo\.png$/);
 		// The replaced image is gone.
 		expect((await fetch(url)).status).toBe(404);
 
-		expectError(await post('/group/updateImage', { groupjid: g.jid, image: `${filesUrl}/doc.pdf` }), 400, 'image must be an image file (got application/pdf)');
+		expectError(await post('/group/updateImage', { groupjid: g.jid, image: `${files.url}/doc.pdf` }), 400, 'image must be an image file (got application/pdf)');
 		expectError(await post('/group/updateImage', { groupjid: g.jid, image: PDF.toString('base64') }), 400, 'image must be an image file (got application/pdf)');
-		expectError(await post('/group/updateImage', { groupjid: g.jid, image: `${filesUrl}/missing.png` }), 400, /^image: could not download .* HTTP 404/);
+		expectError(await post('/group/updateImage', { groupjid: g.jid, image: `${files.url}/missing.png` }), 400, /^image: could not download .* HTTP 404/);
 		expectError(await post('/group/updateImage', { groupjid: g.jid, image: 'not base64!' }), 400, 'image must be an http(s) URL, a data URI or Base64 content');
 		expectError(await post('/group/updateImage', { groupjid: g.jid }), 400, 'image is required');
 

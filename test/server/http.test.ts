@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { ZodType } from 'zod';
-import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, client, connectedDevice, startServer, type Reply } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, connectedDevice, expectWpError, readReply, startGateway, startServer, type Client, type Device, type Reply } from '../helpers/server';
 import type { App } from '../../server/src/app';
 import { routes } from '../../server/src/routes';
 import { namespaceOf } from '../../server/src/http/route';
@@ -8,15 +8,13 @@ import { namespaceOf } from '../../server/src/http/route';
 /** The HTTP layer shared by every route: addressing, auth, envelope, errors, validation, the site index. */
 
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
-let device: { name: string; token: string; phone: string };
+let api: Client;
+let sandbox: Client;
+let device: Device;
 let bobKey: string;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway());
 	device = await connectedDevice(server, 'http-dev');
 	bobKey = server.services.store.users.create('bob').apiKey;
 });
@@ -24,15 +22,7 @@ afterAll(() => server.close());
 
 /** Any request, with the URL as written (no prefix), answered as text and JSON when it parses. */
 async function raw(method: string, url: string, init: { headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<Reply> {
-	const res = await fetch(`${server.url}${url}`, { method, headers: init.headers, body: init.body });
-	const text = await res.text();
-	let body: unknown = text;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		/* keep the text */
-	}
-	return { status: res.status, body, headers: res.headers };
+	return readReply(await fetch(`${server.url}${url}`, { method, headers: init.headers, body: init.body }));
 }
 
 const pathOf = (path: string) => path.replace('{name}', device.name);
@@ -222,8 +212,7 @@ describe('unknown routes', () => {
 		['GET', '/nope', 'no route matches GET /nope'],
 	])('%s %s is 404 WordPress-style', async (method, url, message) => {
 		const res = await raw(method, url);
-		expect(res.status).toBe(404);
-		expect(res.body).toEqual({ code: 'rest_no_route', message, data: { status: 404 } });
+		expectWpError(res, 404, 'rest_no_route', message);
 	});
 });
 
@@ -392,8 +381,7 @@ describe('site sign-in: Basic with an application password', () => {
 		['another scheme', 'Digest abc', 'rest_invalid_authorization', 'the Authorization header must be "Basic <base64 of user:application password>"'],
 	])('%s is a 401 even on a public route', async (_case, authorization, code, message) => {
 		const res = await index(authorization);
-		expect(res.status).toBe(401);
-		expect(res.body).toEqual({ code, message, data: { status: 401 } });
+		expectWpError(res, 401, code, message);
 	});
 });
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer, tempDataDir } from '../helpers/server';
+import { ADMIN_KEY, SANDBOX, client, connectedDevice, eventually, startGateway, startServer, tempDataDir, type Client, type Device } from '../helpers/server';
 import { type Receiver, startReceiver } from '../helpers/webhooks';
 import { migrations } from '../../server/src/store/schema';
 import type { App } from '../../server/src/app';
@@ -18,18 +18,14 @@ const DEFAULT_LABELS = [
 const CONTACT = '5511988880001';
 const CONTACT_JID = `${CONTACT}@s.whatsapp.net`;
 
-type Device = Awaited<ReturnType<typeof connectedDevice>>;
-
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let api: Client;
+let sandbox: Client;
 let receiver: Receiver;
 let shop: Device;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway());
 	receiver = await startReceiver();
 	shop = await connectedDevice(server, 'shop');
 	const hook = await api.post('/devices/shop/webhook', { url: `${receiver.url}/shop`, events: ['labels', 'chat_labels', 'chats'] }, { key: ADMIN_KEY });
@@ -88,7 +84,7 @@ describe('GET /labels', () => {
 		const data = tempDataDir();
 		const first = await startServer({ data, pairing: 'manual' });
 		const d = await connectedDevice(first, 'keeper');
-		await client(first.url, '/wp-json/sandbox/v1').post('/devices/keeper/labels', { name: 'VIP', color: 6 }, { key: ADMIN_KEY });
+		await client(first.url, SANDBOX).post('/devices/keeper/labels', { name: 'VIP', color: 6 }, { key: ADMIN_KEY });
 		await client(first.url).post('/label/edit', { labelid: '4', name: 'Paid in full' }, { token: d.token });
 		await first.close();
 		const second = await startServer({ data, pairing: 'manual' });

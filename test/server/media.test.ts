@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, findMessage, startGateway, type Client, type Device } from '../helpers/server';
 import type { App } from '../../server/src/app';
 
 /** POST /send/media (URL, Base64, data URI), the stored file at `fileURL`, and POST /message/download. */
@@ -69,17 +69,15 @@ function serveTestFiles(req: http.IncomingMessage, res: http.ServerResponse) {
 }
 
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
-let dev: Awaited<ReturnType<typeof connectedDevice>>;
+let api: Client;
+let sandbox: Client;
+let dev: Device;
 
 beforeAll(async () => {
 	files = http.createServer(serveTestFiles);
 	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
 	filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-	server = await startServer({ pairing: 'manual', mediaTimeoutMs: MEDIA_TIMEOUT_MS, mediaMaxBytes: MEDIA_MAX_BYTES });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway({ mediaTimeoutMs: MEDIA_TIMEOUT_MS, mediaMaxBytes: MEDIA_MAX_BYTES }));
 	dev = await connectedDevice(server, 'media');
 });
 afterAll(async () => {
@@ -98,11 +96,7 @@ async function fetchFile(url: string) {
 	return { status: res.status, type: res.headers.get('content-type'), length: res.headers.get('content-length'), data: Buffer.from(await res.arrayBuffer()) };
 }
 
-async function findOne(id: string) {
-	const res = await api.post('/message/find', { id }, { token: dev.token });
-	expect(res.body.data.total).toBe(1);
-	return res.body.data.messages[0];
-}
+const findOne = (id: string) => findMessage(api, dev.token, id);
 
 describe('POST /send/media from a URL', () => {
 	test('downloads, stores and serves the file back at fileURL', async () => {

@@ -1,4 +1,4 @@
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, findMessage, startGateway, type Client, type Device } from '../helpers/server';
 import { type Receiver, sleep, startReceiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
@@ -11,12 +11,10 @@ import type { App } from '../../server/src/app';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const OGG = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(40, 7)]);
 
-type Device = Awaited<ReturnType<typeof connectedDevice>>;
-
 let server: App;
 let receiver: Receiver;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let api: Client;
+let sandbox: Client;
 let shop: Device;
 let alice: Device;
 let bob: Device;
@@ -49,11 +47,7 @@ const inbound = async (d: Device, body: Record<string, unknown>) => {
 };
 
 /** The message as /message/find shows it now. */
-async function stored(d: Device, id: string) {
-	const res = await post(d, '/message/find', { id });
-	expect(res.body.data.total).toBe(1);
-	return res.body.data.messages[0];
-}
+const stored = (d: Device, id: string) => findMessage(api, d.token, id);
 
 const unreadOf = (d: Device, chatid: string) => {
 	const device = server.services.store.devices.byName(d.name)!;
@@ -94,10 +88,8 @@ async function loggedOut(name: string) {
 }
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
+	({ server, api, sandbox } = await startGateway());
 	receiver = await startReceiver();
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
 	shop = await device('shop');
 	alice = await device('alice');
 	bob = await device('bob');

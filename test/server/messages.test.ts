@@ -1,4 +1,4 @@
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, findMessage, startGateway, type Client, type Device } from '../helpers/server';
 import { configSchema } from '../../server/src/config';
 import type { App } from '../../server/src/app';
 
@@ -8,16 +8,12 @@ const CONTACT = '5511999990001';
 const CONTACT_JID = `${CONTACT}@s.whatsapp.net`;
 const RESEND_MS = 30;
 
-type Device = Awaited<ReturnType<typeof connectedDevice>>;
-
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let api: Client;
+let sandbox: Client;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual', presenceResendMs: RESEND_MS });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway({ presenceResendMs: RESEND_MS }));
 });
 afterAll(() => server.close());
 
@@ -25,11 +21,7 @@ const sendText = (d: Device, body: Record<string, unknown>) => api.post('/send/t
 const find = (d: Device, body: Record<string, unknown>) => api.post('/message/find', body, { token: d.token });
 const texts = (res: { body: any }) => res.body.data.messages.map((m: { text: string }) => m.text);
 
-async function findOne(d: Device, id: string) {
-	const res = await find(d, { id });
-	expect(res.body.data.total).toBe(1);
-	return res.body.data.messages[0];
-}
+const findOne = (d: Device, id: string) => findMessage(api, d.token, id);
 
 const chatOf = (d: Device, chatid: string) => {
 	const device = server.services.store.devices.byName(d.name)!;

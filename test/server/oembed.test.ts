@@ -1,6 +1,6 @@
 import type { App } from '../../server/src/app';
 import { SETTING_KEY } from '../../server/src/site/settings';
-import { ADMIN_APP_PASSWORD, basicAuth, startServer, type Reply } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, basicAuth, expectWpError, readReply, startServer, type Reply } from '../helpers/server';
 
 /** `GET /oembed/1.0/embed` and `GET /oembed/1.0/proxy` over the site's own posts and pages. */
 
@@ -20,15 +20,8 @@ async function call(method: string, url: string, body?: unknown, authorization?:
 	const headers: Record<string, string> = {};
 	if (authorization) headers.authorization = authorization;
 	if (body !== undefined) headers['content-type'] = 'application/json';
-	const res = await fetch(`${server.url}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-	const text = await res.text();
-	let parsed: unknown = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		/* XML */
-	}
-	return { status: res.status, body: parsed, headers: res.headers };
+	// XML answers stay text.
+	return readReply(await fetch(`${server.url}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
 }
 
 const embed = (url: string, extra = '', authorization?: string) =>
@@ -201,8 +194,7 @@ describe('GET /oembed/1.0/embed', () => {
 describe('GET /oembed/1.0/proxy', () => {
 	test('needs a user who can edit posts: 401 anonymous, 403 a subscriber', async () => {
 		const anonymous = await proxy(post.link);
-		expect(anonymous.status).toBe(401);
-		expect(anonymous.body).toEqual({ code: 'rest_forbidden', message: 'Sorry, you are not allowed to make proxied oEmbed requests.', data: { status: 401 } });
+		expectWpError(anonymous, 401, 'rest_forbidden', 'Sorry, you are not allowed to make proxied oEmbed requests.');
 		const reader = await proxy(post.link, '', subscriber);
 		expect(reader.status).toBe(403);
 		expect(reader.body).toMatchObject({ code: 'rest_forbidden', data: { status: 403 } });

@@ -1,25 +1,19 @@
 import type { App } from '../../server/src/app';
-import { cmsClient, siteUsers, type SiteUser } from '../helpers/content';
-import { startServer } from '../helpers/server';
+import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
+import { expectWpError } from '../helpers/server';
 
 /** `cms/v2/pages`: what pages have that posts do not (parent, menu_order, their own capabilities), over real HTTP. */
 
 let server: App;
-let cms: ReturnType<typeof cmsClient>;
-let u: ReturnType<typeof siteUsers>;
+let cms: CmsClient;
+let u: SiteUsers;
 
 beforeAll(async () => {
-	server = await startServer();
-	cms = cmsClient(server.url);
-	u = siteUsers(server);
+	({ server, cms, u } = await startSite());
 });
 afterAll(() => server.close());
 
-const create = async (user: SiteUser, body: Record<string, unknown>) => {
-	const res = await cms.post('/pages', user, body);
-	if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
-	return res.body;
-};
+const create = (user: SiteUser, body: Record<string, unknown>) => cms.create('/pages', user, body);
 const titles = (body: { title: { rendered: string } }[]) => body.map((p) => p.title.rendered);
 
 describe('create and read', () => {
@@ -77,11 +71,7 @@ describe('parents', () => {
 		expect(middle._links.up).toEqual([{ embeddable: true, href: `${server.url}/wp-json/cms/v2/pages/${top.id}` }]);
 		const post = (await cms.post('/posts', u.editor, { title: 'A post' })).body;
 		for (const parent of [999999, post.id]) {
-			expect((await cms.post('/pages', u.editor, { title: 'x', parent })).body).toEqual({
-				code: 'rest_post_invalid_id',
-				message: 'Invalid post parent ID.',
-				data: { status: 400 },
-			});
+			expectWpError(await cms.post('/pages', u.editor, { title: 'x', parent }), 400, 'rest_post_invalid_id', 'Invalid post parent ID.');
 		}
 		for (const parent of [top.id, bottom.id]) {
 			const res = await cms.post(`/pages/${top.id}`, u.editor, { parent });
@@ -118,11 +108,7 @@ describe('parents', () => {
 describe('capabilities', () => {
 	test('authors and contributors cannot write pages; editors can', async () => {
 		for (const user of [u.author, u.contributor, u.subscriber]) {
-			expect((await cms.post('/pages', user, { title: 'x' })).body).toEqual({
-				code: 'rest_cannot_create',
-				message: 'Sorry, you are not allowed to create posts as this user.',
-				data: { status: 403 },
-			});
+			expectWpError(await cms.post('/pages', user, { title: 'x' }), 403, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
 		}
 		expect((await cms.post('/pages', u.anonymous, { title: 'x' })).status).toBe(401);
 		const page = await create(u.editor, { title: 'Editorial', status: 'publish' });
@@ -141,11 +127,7 @@ describe('capabilities', () => {
 	});
 
 	test('statuses other than publish and the edit context need page rights', async () => {
-		expect((await cms.get('/pages', u.author, { status: 'draft' })).body).toEqual({
-			code: 'rest_forbidden_status',
-			message: 'Status is forbidden.',
-			data: { status: 403 },
-		});
+		expectWpError(await cms.get('/pages', u.author, { status: 'draft' }), 403, 'rest_forbidden_status', 'Status is forbidden.');
 		expect((await cms.get('/pages', u.author, { context: 'edit' })).body).toMatchObject({ code: 'rest_forbidden_context', data: { status: 403 } });
 		expect((await cms.get('/pages', u.editor, { status: 'draft', context: 'edit' })).status).toBe(200);
 	});
@@ -160,15 +142,13 @@ describe('capabilities', () => {
 
 describe('collection parameters of pages', () => {
 	let site: App;
-	let c: ReturnType<typeof cmsClient>;
-	let users: ReturnType<typeof siteUsers>;
+	let c: CmsClient;
+	let users: SiteUsers;
 	const id: Record<string, number> = {};
 	beforeAll(async () => {
-		site = await startServer();
-		c = cmsClient(site.url);
-		users = siteUsers(site);
+		({ server: site, cms: c, u: users } = await startSite());
 		const page = async (key: string, body: Record<string, unknown>) => {
-			id[key] = (await c.post('/pages', users.editor, { status: 'publish', title: key, ...body })).body.id;
+			id[key] = (await c.create('/pages', users.editor, { status: 'publish', title: key, ...body })).id;
 		};
 		await page('home', { menu_order: 1, date: '2024-01-01T00:00:00' });
 		await page('shop', { menu_order: 3, date: '2024-02-01T00:00:00' });

@@ -1,26 +1,20 @@
 import type { App } from '../../server/src/app';
 import { SETTING_KEY } from '../../server/src/site/settings';
-import { cmsClient, siteUsers, type SiteUser } from '../helpers/content';
-import { startServer } from '../helpers/server';
+import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
+import { expectWpError } from '../helpers/server';
 
 /** `cms/v2/posts` (and the categories and tags posts carry) over real HTTP: fields, parameters, rights, state. */
 
 let server: App;
-let cms: ReturnType<typeof cmsClient>;
-let u: ReturnType<typeof siteUsers>;
+let cms: CmsClient;
+let u: SiteUsers;
 
 beforeAll(async () => {
-	server = await startServer();
-	cms = cmsClient(server.url);
-	u = siteUsers(server);
+	({ server, cms, u } = await startSite());
 });
 afterAll(() => server.close());
 
-const create = async (user: SiteUser, body: Record<string, unknown>) => {
-	const res = await cms.post('/posts', user, body);
-	if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
-	return res.body;
-};
+const create = (user: SiteUser, body: Record<string, unknown>) => cms.create('/posts', user, body);
 /** The post as an administrator reads it in the edit context. */
 const stored = async (id: number) => (await cms.get(`/posts/${id}`, u.admin, { context: 'edit' })).body;
 const ids = (body: { id: number }[]) => body.map((p) => p.id);
@@ -215,10 +209,8 @@ describe('create', () => {
 	test('every writable field is stored and read back', async () => {
 		const cat = (await cms.post('/categories', u.admin, { name: 'Stored' })).body;
 		const tag = (await cms.post('/tags', u.admin, { name: 'stored-tag' })).body;
-		const post = await create(u.admin, {
-			title: 'All fields',
-			content: 'Body',
-			excerpt: 'Summary',
+		// Read back as sent, but for title, content and excerpt, which come back as objects with raw.
+		const asSent = {
 			status: 'private',
 			slug: 'all-fields',
 			author: u.editor.id,
@@ -230,23 +222,9 @@ describe('create', () => {
 			categories: [cat.id],
 			tags: [tag.id],
 			date: '2023-05-06T07:08:09',
-		});
-		expect(await stored(post.id)).toMatchObject({
-			title: { raw: 'All fields' },
-			content: { raw: 'Body' },
-			excerpt: { raw: 'Summary' },
-			status: 'private',
-			slug: 'all-fields',
-			author: u.editor.id,
-			comment_status: 'closed',
-			ping_status: 'closed',
-			format: 'quote',
-			sticky: true,
-			template: 'full-width.php',
-			categories: [cat.id],
-			tags: [tag.id],
-			date: '2023-05-06T07:08:09',
-		});
+		};
+		const post = await create(u.admin, { title: 'All fields', content: 'Body', excerpt: 'Summary', ...asSent });
+		expect(await stored(post.id)).toMatchObject({ title: { raw: 'All fields' }, content: { raw: 'Body' }, excerpt: { raw: 'Summary' }, ...asSent });
 		// An empty category list gives the post the default category.
 		expect((await cms.post(`/posts/${post.id}`, u.admin, { categories: [] })).body.categories).toEqual([1]);
 	});
@@ -267,14 +245,12 @@ describe('update', () => {
 		const page = (await cms.post('/pages', u.admin, { title: 'A page' })).body;
 		for (const path of ['/posts/999999', `/posts/${page.id}`, '/posts/0']) {
 			const res = await cms.post(path, u.admin, { title: 'x' });
-			expect(res.status).toBe(404);
-			expect(res.body).toEqual({ code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
+			expectWpError(res, 404, 'rest_post_invalid_id', 'Invalid post ID.');
 			expect((await cms.get(path, u.admin)).body.code).toBe('rest_post_invalid_id');
 			expect((await cms.delete(path, u.admin)).body.code).toBe('rest_post_invalid_id');
 		}
 		const letters = await cms.get('/posts/abc', u.admin);
-		expect(letters.status).toBe(404);
-		expect(letters.body).toEqual({ code: 'rest_no_route', message: 'no route matches GET /cms/v2/posts/abc', data: { status: 404 } });
+		expectWpError(letters, 404, 'rest_no_route', 'no route matches GET /cms/v2/posts/abc');
 	});
 
 	test('password and sticky exclude each other', async () => {
@@ -295,11 +271,7 @@ describe('update', () => {
 
 describe('capabilities', () => {
 	test('creating: anonymous 401, subscriber 403, contributor drafts but cannot publish', async () => {
-		expect((await cms.post('/posts', u.anonymous, { title: 'x' })).body).toEqual({
-			code: 'rest_cannot_create',
-			message: 'Sorry, you are not allowed to create posts as this user.',
-			data: { status: 401 },
-		});
+		expectWpError(await cms.post('/posts', u.anonymous, { title: 'x' }), 401, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
 		expect((await cms.post('/posts', u.subscriber, { title: 'x' })).status).toBe(403);
 		const draft = await create(u.contributor, { title: 'By a contributor' });
 		expect(draft).toMatchObject({ status: 'draft', author: u.contributor.id });
@@ -335,22 +307,14 @@ describe('capabilities', () => {
 		const own = await create(u.author, { title: 'Own', status: 'publish' });
 		const other = await create(u.author2, { title: 'Other', status: 'publish' });
 		expect((await cms.post(`/posts/${own.id}`, u.author, { title: 'Own, edited' })).status).toBe(200);
-		expect((await cms.post(`/posts/${other.id}`, u.author, { title: 'x' })).body).toEqual({
-			code: 'rest_cannot_edit',
-			message: 'Sorry, you are not allowed to edit this post.',
-			data: { status: 403 },
-		});
+		expectWpError(await cms.post(`/posts/${other.id}`, u.author, { title: 'x' }), 403, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
 		expect((await cms.post(`/posts/${other.id}`, u.anonymous, { title: 'x' })).status).toBe(401);
 		expect((await cms.post(`/posts/${other.id}`, u.editor, { title: 'Edited by the editor' })).status).toBe(200);
 		expect((await cms.post(`/posts/${own.id}`, u.author, { author: u.author2.id })).body).toMatchObject({
 			code: 'rest_cannot_edit_others',
 			message: 'Sorry, you are not allowed to update posts as this user.',
 		});
-		expect((await cms.delete(`/posts/${other.id}`, u.author)).body).toEqual({
-			code: 'rest_cannot_delete',
-			message: 'Sorry, you are not allowed to delete this post.',
-			data: { status: 403 },
-		});
+		expectWpError(await cms.delete(`/posts/${other.id}`, u.author), 403, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
 		expect((await cms.delete(`/posts/${own.id}`, u.author)).body.status).toBe('trash');
 		expect((await stored(other.id)).title.raw).toBe('Edited by the editor');
 	});
@@ -369,11 +333,7 @@ describe('capabilities', () => {
 		const draft = await create(u.author, { title: 'Draft' });
 		const secret = await create(u.author, { title: 'Private', status: 'private' });
 		for (const id of [draft.id, secret.id]) {
-			expect((await cms.get(`/posts/${id}`, u.anonymous)).body).toEqual({
-				code: 'rest_forbidden',
-				message: 'Sorry, you are not allowed to do that.',
-				data: { status: 401 },
-			});
+			expectWpError(await cms.get(`/posts/${id}`, u.anonymous), 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 			expect((await cms.get(`/posts/${id}`, u.author2)).status).toBe(403);
 			expect((await cms.get(`/posts/${id}`, u.subscriber)).status).toBe(403);
 			expect((await cms.get(`/posts/${id}`, u.author)).status).toBe(200);
@@ -414,18 +374,10 @@ describe('contexts', () => {
 	});
 
 	test('edit: for those who may edit the post (401 anonymous, 403 others)', async () => {
-		expect((await cms.get(`/posts/${post.id}`, u.anonymous, { context: 'edit' })).body).toEqual({
-			code: 'rest_forbidden_context',
-			message: 'Sorry, you are not allowed to edit this post.',
-			data: { status: 401 },
-		});
+		expectWpError(await cms.get(`/posts/${post.id}`, u.anonymous, { context: 'edit' }), 401, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
 		expect((await cms.get(`/posts/${post.id}`, u.author2, { context: 'edit' })).status).toBe(403);
 		expect((await cms.get(`/posts/${post.id}`, u.author, { context: 'edit' })).body.title).toEqual({ raw: 'Contexts', rendered: 'Contexts' });
-		expect((await cms.get('/posts', u.anonymous, { context: 'edit' })).body).toEqual({
-			code: 'rest_forbidden_context',
-			message: 'Sorry, you are not allowed to edit posts in this post type.',
-			data: { status: 401 },
-		});
+		expectWpError(await cms.get('/posts', u.anonymous, { context: 'edit' }), 401, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
 		expect((await cms.get('/posts', u.subscriber, { context: 'edit' })).status).toBe(403);
 		const list = await cms.get('/posts', u.contributor, { context: 'edit', include: post.id });
 		expect(list.body[0].content.raw).toBe('Text');
@@ -464,11 +416,7 @@ describe('password-protected posts', () => {
 		const open = (await cms.get(`/posts/${post.id}`, u.anonymous, { password: 'open sesame' })).body;
 		expect(open.content).toEqual({ rendered: '<p>Secret text</p>\n', protected: true });
 		expect(open.excerpt).toEqual({ rendered: '<p>Secret summary</p>\n', protected: true });
-		expect((await cms.get(`/posts/${post.id}`, u.anonymous, { password: 'wrong' })).body).toEqual({
-			code: 'rest_post_incorrect_password',
-			message: 'Incorrect post password.',
-			data: { status: 403 },
-		});
+		expectWpError(await cms.get(`/posts/${post.id}`, u.anonymous, { password: 'wrong' }), 403, 'rest_post_incorrect_password', 'Incorrect post password.');
 	});
 
 	test('the edit context shows them to those who may edit the post, with the password', async () => {
@@ -496,11 +444,7 @@ describe('trash and force', () => {
 		expect(ids((await cms.get('/posts', u.editor, { status: 'trash' })).body)).toContain(post.id);
 		// The slug is free again.
 		expect((await create(u.author, { title: 'Bin me', status: 'publish' })).slug).toBe('bin-me');
-		expect((await cms.delete(`/posts/${post.id}`, u.author)).body).toEqual({
-			code: 'rest_already_trashed',
-			message: 'The post has already been deleted.',
-			data: { status: 410 },
-		});
+		expectWpError(await cms.delete(`/posts/${post.id}`, u.author), 410, 'rest_already_trashed', 'The post has already been deleted.');
 		const restored = (await cms.post(`/posts/${post.id}`, u.author, { status: 'publish' })).body;
 		expect(restored).toMatchObject({ status: 'publish', slug: 'bin-me-2' });
 
@@ -543,8 +487,8 @@ describe('the plain address', () => {
 describe('collection parameters', () => {
 	/** A site of its own, with a known set of posts. */
 	let site: App;
-	let c: ReturnType<typeof cmsClient>;
-	let users: ReturnType<typeof siteUsers>;
+	let c: CmsClient;
+	let users: SiteUsers;
 	const p: Record<string, number> = {};
 	const t: Record<string, number> = {};
 	/** The ids of a list as the post keys (p1, p2, ...) they belong to. */
@@ -560,9 +504,7 @@ describe('collection parameters', () => {
 	};
 
 	beforeAll(async () => {
-		site = await startServer();
-		c = cmsClient(site.url);
-		users = siteUsers(site);
+		({ server: site, cms: c, u: users } = await startSite());
 		const term = async (base: string, name: string, parent?: number) =>
 			(await c.post(`/${base}`, users.editor, { name, ...(parent ? { parent } : {}) })).body.id as number;
 		t.world = await term('categories', 'World');
@@ -571,9 +513,7 @@ describe('collection parameters', () => {
 		t.red = await term('tags', 'red');
 		t.blue = await term('tags', 'blue');
 		const post = async (key: string, user: SiteUser, body: Record<string, unknown>) => {
-			const res = await c.post('/posts', user, { status: 'publish', ...body });
-			if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-			p[key] = res.body.id;
+			p[key] = (await c.create('/posts', user, { status: 'publish', ...body })).id;
 		};
 		await post('p1', users.author, { title: 'Apple pie', content: 'Bake with care', date: '2024-01-01T10:00:00', categories: [t.world], tags: [t.red] });
 		await post('p2', users.author2, { title: 'Banana bread', content: 'Ripe bananas and an apple', date: '2024-02-01T10:00:00', categories: [t.europe], tags: [t.blue], format: 'aside' });
@@ -794,12 +734,10 @@ describe('collection parameters', () => {
 
 describe('categories and tags', () => {
 	let site: App;
-	let c: ReturnType<typeof cmsClient>;
-	let users: ReturnType<typeof siteUsers>;
+	let c: CmsClient;
+	let users: SiteUsers;
 	beforeAll(async () => {
-		site = await startServer();
-		c = cmsClient(site.url);
-		users = siteUsers(site);
+		({ server: site, cms: c, u: users } = await startSite());
 	});
 	afterAll(() => site.close());
 	const names = (body: { name: string }[]) => body.map((term) => term.name);
@@ -840,11 +778,7 @@ describe('categories and tags', () => {
 	});
 
 	test('who may create: categories editors, tags whoever can write posts', async () => {
-		expect((await c.post('/categories', users.author, { name: 'No' })).body).toEqual({
-			code: 'rest_cannot_create',
-			message: 'Sorry, you are not allowed to create terms in this taxonomy.',
-			data: { status: 403 },
-		});
+		expectWpError(await c.post('/categories', users.author, { name: 'No' }), 403, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
 		expect((await c.post('/categories', users.anonymous, { name: 'No' })).status).toBe(401);
 		expect((await c.post('/tags', users.subscriber, { name: 'No' })).status).toBe(403);
 		expect((await c.post('/tags', users.author, { name: 'Yes' })).status).toBe(201);
@@ -871,7 +805,7 @@ describe('categories and tags', () => {
 			code: 'rest_taxonomy_not_hierarchical',
 			message: 'Cannot set parent term, taxonomy is not hierarchical.',
 		});
-		expect((await c.get('/categories/9999', users.editor)).body).toEqual({ code: 'rest_term_invalid', message: 'Term does not exist.', data: { status: 404 } });
+		expectWpError(await c.get('/categories/9999', users.editor), 404, 'rest_term_invalid', 'Term does not exist.');
 		expect((await c.get('/tags/1', users.editor)).status).toBe(404);
 	});
 
@@ -899,11 +833,7 @@ describe('categories and tags', () => {
 	test('list errors: an unknown post, a post one may not read, the edit context for non-editors', async () => {
 		expect((await c.get('/categories', users.anonymous, { post: 999999 })).body).toMatchObject({ code: 'rest_post_invalid_id', data: { status: 400 } });
 		const draft = (await c.post('/posts', users.author, { title: 'hidden' })).body.id;
-		expect((await c.get('/tags', users.anonymous, { post: draft })).body).toEqual({
-			code: 'rest_forbidden_context',
-			message: 'Sorry, you are not allowed to view terms for this post.',
-			data: { status: 401 },
-		});
+		expectWpError(await c.get('/tags', users.anonymous, { post: draft }), 401, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
 		expect((await c.get('/tags', users.author, { post: draft })).status).toBe(200);
 		expect((await c.get('/categories', users.author, { context: 'edit' })).status).toBe(403);
 		expect((await c.get('/categories', users.editor, { context: 'edit' })).status).toBe(200);

@@ -1,4 +1,4 @@
-import { ADMIN_KEY, client, startServer, tempDataDir } from '../helpers/server';
+import { ADMIN_KEY, client, startGateway, startServer, tempDataDir, type Client } from '../helpers/server';
 import type { App } from '../../server/src/app';
 
 /** GET, POST and DELETE /proxy: per-device proxy settings, the password never shown, kept across restarts. */
@@ -8,7 +8,7 @@ const SHAPES = 'http://user:password@host:port, http://host:port, socks5://user:
 const PASSWORD = 's3cr:et!pa55';
 
 let server: App;
-let api: ReturnType<typeof client>;
+let api: Client;
 let token: string;
 let otherToken: string;
 
@@ -20,8 +20,7 @@ async function device(app: App, name: string) {
 }
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
+	({ server, api } = await startGateway());
 	token = await device(server, 'shop');
 	otherToken = await device(server, 'other');
 });

@@ -1,25 +1,19 @@
 import type { App } from '../../server/src/app';
-import { cmsClient, siteUsers, type SiteUser } from '../helpers/content';
-import { startServer } from '../helpers/server';
+import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
+import { expectWpError } from '../helpers/server';
 
 /** Revisions and autosaves of posts and pages over real HTTP: when they are kept, their routes, rights and errors. */
 
 let server: App;
-let cms: ReturnType<typeof cmsClient>;
-let u: ReturnType<typeof siteUsers>;
+let cms: CmsClient;
+let u: SiteUsers;
 
 beforeAll(async () => {
-	server = await startServer();
-	cms = cmsClient(server.url);
-	u = siteUsers(server);
+	({ server, cms, u } = await startSite());
 });
 afterAll(() => server.close());
 
-const create = async (user: SiteUser, body: Record<string, unknown>, base = '/posts') => {
-	const res = await cms.post(base, user, body);
-	if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
-	return res.body;
-};
+const create = (user: SiteUser, body: Record<string, unknown>, base = '/posts') => cms.create(base, user, body);
 const revisionsOf = async (id: number, query?: Record<string, unknown>, user: SiteUser = u.admin, base = '/posts') =>
 	cms.get(`${base}/${id}/revisions`, user, { context: 'edit', ...query });
 const rawTitles = (body: { title: { raw: string } }[]) => body.map((r) => r.title.raw);
@@ -80,17 +74,9 @@ describe('the revisions collection', () => {
 		expect(page2.headers.get('x-wp-totalpages')).toBe('2');
 		expect(page2.headers.get('link')).toBe(`<${base}?per_page=3&page=1>; rel="prev"`);
 		expect(rawTitles((await revisionsOf(post.id, { per_page: 2, offset: 1 })).body)).toEqual(['v3', 'v2']);
-		expect((await revisionsOf(post.id, { per_page: 2, page: 3 })).body).toEqual({
-			code: 'rest_revision_invalid_page_number',
-			message: 'The page number requested is larger than the number of pages available.',
-			data: { status: 400 },
-		});
+		expectWpError(await revisionsOf(post.id, { per_page: 2, page: 3 }), 400, 'rest_revision_invalid_page_number', 'The page number requested is larger than the number of pages available.');
 		expect((await revisionsOf(post.id, { page: 2 })).body.code).toBe('rest_revision_invalid_page_number');
-		expect((await revisionsOf(post.id, { offset: 4 })).body).toEqual({
-			code: 'rest_revision_invalid_offset_number',
-			message: 'The offset number requested is larger than or equal to the number of available revisions.',
-			data: { status: 400 },
-		});
+		expectWpError(await revisionsOf(post.id, { offset: 4 }), 400, 'rest_revision_invalid_offset_number', 'The offset number requested is larger than or equal to the number of available revisions.');
 		expect((await revisionsOf(post.id, { per_page: 101 })).body.data.params.per_page).toBe('per_page must be at most 100');
 		expect((await revisionsOf(post.id, { per_page: 0 })).body.data.params.per_page).toBe('per_page must be at least 1');
 	});
@@ -126,31 +112,15 @@ describe('the revisions collection', () => {
 		expect(one.status).toBe(200);
 		expect(one.body).toEqual(latest);
 		const other = await create(u.author, { title: 'other', status: 'publish' });
-		expect((await cms.get(`/posts/${other.id}/revisions/${latest.id}`, u.author)).body).toEqual({
-			code: 'rest_revision_parent_id_mismatch',
-			message: `The revision does not belong to the specified parent with id of "${other.id}"`,
-			data: { status: 404 },
-		});
-		expect((await cms.get(`/posts/${post.id}/revisions/${other.id}`, u.author)).body).toEqual({
-			code: 'rest_post_invalid_id',
-			message: 'Invalid revision ID.',
-			data: { status: 404 },
-		});
-		expect((await cms.get(`/posts/999999/revisions`, u.author)).body).toEqual({
-			code: 'rest_post_invalid_parent',
-			message: 'Invalid post parent ID.',
-			data: { status: 404 },
-		});
+		expectWpError(await cms.get(`/posts/${other.id}/revisions/${latest.id}`, u.author), 404, 'rest_revision_parent_id_mismatch', `The revision does not belong to the specified parent with id of "${other.id}"`);
+		expectWpError(await cms.get(`/posts/${post.id}/revisions/${other.id}`, u.author), 404, 'rest_post_invalid_id', 'Invalid revision ID.');
+		expectWpError(await cms.get(`/posts/999999/revisions`, u.author), 404, 'rest_post_invalid_parent', 'Invalid post parent ID.');
 		expect((await cms.get(`/posts/999999/revisions/${latest.id}`, u.author)).body.code).toBe('rest_post_invalid_parent');
 		expect((await cms.get(`/posts/x/revisions`, u.author)).body.code).toBe('rest_no_route');
 	});
 
 	test('who may read them: whoever may edit the post', async () => {
-		expect((await cms.get(`/posts/${post.id}/revisions`, u.anonymous)).body).toEqual({
-			code: 'rest_cannot_read',
-			message: 'Sorry, you are not allowed to view revisions of this post.',
-			data: { status: 401 },
-		});
+		expectWpError(await cms.get(`/posts/${post.id}/revisions`, u.anonymous), 401, 'rest_cannot_read', 'Sorry, you are not allowed to view revisions of this post.');
 		expect((await cms.get(`/posts/${post.id}/revisions`, u.author2)).status).toBe(403);
 		expect((await cms.get(`/posts/${post.id}/revisions/${revisions[0].id}`, u.contributor)).status).toBe(403);
 		expect((await cms.get(`/posts/${post.id}/revisions`, u.editor)).status).toBe(200);
@@ -163,11 +133,7 @@ describe('deleting a revision', () => {
 		await cms.post(`/posts/${post.id}`, u.author, { title: 'b' });
 		await cms.post(`/posts/${post.id}`, u.author, { title: 'c' });
 		const [latest, older] = (await revisionsOf(post.id)).body;
-		expect((await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.author)).body).toEqual({
-			code: 'rest_trash_not_supported',
-			message: "Revisions do not support trashing. Set 'force=true' to delete.",
-			data: { status: 501 },
-		});
+		expectWpError(await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.author), 501, 'rest_trash_not_supported', "Revisions do not support trashing. Set 'force=true' to delete.");
 		expect((await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.author2, { force: true })).body.code).toBe('rest_cannot_read');
 		expect((await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.anonymous, { force: true })).status).toBe(401);
 		const gone = await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.author, { force: true });
@@ -251,29 +217,13 @@ describe('autosaves', () => {
 
 	test('errors: rights, unknown posts and autosaves, bad fields', async () => {
 		const post = await create(u.author, { title: 'Mine', status: 'publish' });
-		expect((await cms.post(`/posts/${post.id}/autosaves`, u.anonymous, { title: 'x' })).body).toEqual({
-			code: 'rest_cannot_edit',
-			message: 'Sorry, you are not allowed to edit this post.',
-			data: { status: 401 },
-		});
+		expectWpError(await cms.post(`/posts/${post.id}/autosaves`, u.anonymous, { title: 'x' }), 401, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
 		expect((await cms.post(`/posts/${post.id}/autosaves`, u.author2, { title: 'x' })).status).toBe(403);
-		expect((await cms.get(`/posts/${post.id}/autosaves`, u.anonymous)).body).toEqual({
-			code: 'rest_cannot_read',
-			message: 'Sorry, you are not allowed to view autosaves of this post.',
-			data: { status: 401 },
-		});
+		expectWpError(await cms.get(`/posts/${post.id}/autosaves`, u.anonymous), 401, 'rest_cannot_read', 'Sorry, you are not allowed to view autosaves of this post.');
 		expect((await cms.get(`/posts/${post.id}/autosaves`, u.author2)).status).toBe(403);
-		expect((await cms.post('/posts/999999/autosaves', u.author, { title: 'x' })).body).toEqual({
-			code: 'rest_post_invalid_id',
-			message: 'Invalid post ID.',
-			data: { status: 404 },
-		});
+		expectWpError(await cms.post('/posts/999999/autosaves', u.author, { title: 'x' }), 404, 'rest_post_invalid_id', 'Invalid post ID.');
 		expect((await cms.get('/posts/999999/autosaves', u.author)).body.code).toBe('rest_post_invalid_parent');
-		expect((await cms.get(`/posts/${post.id}/autosaves/999999`, u.author)).body).toEqual({
-			code: 'rest_post_no_autosave',
-			message: 'There is no autosave revision for this post.',
-			data: { status: 404 },
-		});
+		expectWpError(await cms.get(`/posts/${post.id}/autosaves/999999`, u.author), 404, 'rest_post_no_autosave', 'There is no autosave revision for this post.');
 		expect((await cms.post(`/posts/${post.id}/autosaves`, u.author, { status: 'gone' })).body.code).toBe('rest_invalid_param');
 		expect((await cms.post(`/posts/${post.id}/autosaves`, u.author, { parent: 'x' })).body.data.params.parent).toBe('parent must be an integer');
 		const draft = await create(u.contributor, { title: 'c' });

@@ -1,4 +1,4 @@
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, findMessage, startGateway, type Client, type Device } from '../helpers/server';
 import { startReceiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
@@ -8,14 +8,12 @@ const CONTACT = '5511988880001';
 const CONTACT_JID = `${CONTACT}@s.whatsapp.net`;
 
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
-let dev: Awaited<ReturnType<typeof connectedDevice>>;
+let api: Client;
+let sandbox: Client;
+let dev: Device;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway());
 	dev = await connectedDevice(server, 'menus');
 });
 afterAll(() => server.close());
@@ -24,19 +22,7 @@ const menu = (body: Record<string, unknown>, token = dev.token) => api.post('/se
 const carousel = (body: Record<string, unknown>, token = dev.token) => api.post('/send/carousel', { number: CONTACT, ...body }, { token });
 const answer = (body: Record<string, unknown>, device = 'menus') => sandbox.post(`/devices/${device}/answer`, body, { key: ADMIN_KEY });
 
-async function findOne(id: string, token = dev.token) {
-	const res = await api.post('/message/find', { id }, { token });
-	expect(res.status).toBe(200);
-	expect(res.body.data.total).toBe(1);
-	return res.body.data.messages[0];
-}
-
-function expectError(res: { status: number; body: any }, status: number, message: string | RegExp) {
-	expect(res.status).toBe(status);
-	expect(res.body.success).toBe(false);
-	if (typeof message === 'string') expect(res.body.message).toBe(message);
-	else expect(res.body.message).toMatch(message);
-}
+const findOne = (id: string, token = dev.token) => findMessage(api, token, id);
 
 const card = (text: string, buttons: unknown[], image = 'https://shop.example.com/1.jpg') => ({ text, image, buttons });
 

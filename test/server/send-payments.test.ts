@@ -1,54 +1,33 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, findMessage, startGateway, type Client, type Device } from '../helpers/server';
+import { PDF, serveFiles, type FileServer } from '../helpers/files';
 import type { App } from '../../server/src/app';
 
 /** POST /send/request-payment and /send/pix-button, read back through /message/find. */
 
 const CONTACT = '5511977770101';
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 /** A bank-slip line code (47 digits) as banks print it. */
 const BOLETO = '23793.38128 60007.827136 95000.063305 9 75520000370000';
 const BOLETO_DIGITS = BOLETO.replace(/\D/g, '');
 
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
-let dev: Awaited<ReturnType<typeof connectedDevice>>;
-let files: http.Server;
-let filesUrl: string;
+let api: Client;
+let sandbox: Client;
+let dev: Device;
+let files: FileServer;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway());
 	dev = await connectedDevice(server, 'biller');
-	files = http.createServer((req, res) => {
-		if (req.url === '/slips/boleto-42.pdf') return res.writeHead(200, { 'content-type': 'application/pdf' }).end(PDF);
-		res.writeHead(404).end('not here');
-	});
-	await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-	filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+	files = await serveFiles({ '/slips/boleto-42.pdf': ['application/pdf', PDF] });
 });
 afterAll(async () => {
-	await new Promise((resolve) => files.close(resolve));
+	await files.close();
 	await server.close();
 });
 
 const post = (route: string, body: unknown, token = dev.token) => api.post(route, body, { token });
 
-async function findOne(id: string, token = dev.token) {
-	const res = await api.post('/message/find', { id }, { token });
-	expect(res.body.data.total).toBe(1);
-	return res.body.data.messages[0];
-}
-
-function expectError(res: { status: number; body: any }, status: number, message: string | RegExp) {
-	expect(res.status).toBe(status);
-	expect(res.body.success).toBe(false);
-	if (typeof message === 'string') expect(res.body.message).toBe(message);
-	else expect(res.body.message).toMatch(message);
-}
+const findOne = (id: string, token = dev.token) => findMessage(api, token, id);
 
 describe('POST /send/request-payment', () => {
 	test('every method: Pix key, bank slip and link, with an attached PDF; content shows the enabled methods', async () => {
@@ -64,7 +43,7 @@ describe('POST /send/request-payment', () => {
 			pixType: 'CPF',
 			pixName: 'Acme Ltda',
 			paymentLink: 'https://pay.example.com/checkout/42',
-			fileUrl: `${filesUrl}/slips/boleto-42.pdf`,
+			fileUrl: `${files.url}/slips/boleto-42.pdf`,
 			fileName: 'boleto 42.pdf',
 			boletoCode: BOLETO,
 			track_id: 'order-42',
@@ -156,7 +135,7 @@ describe('POST /send/request-payment', () => {
 		expectError(await post('/send/request-payment', { ...base, pixName: 'Acme', fileName: 'a.pdf' }), 400, 'pixName applies only with pixKey; fileName applies only with fileUrl');
 		expectError(await post('/send/request-payment', { ...base, pixType: 'CPF', pixKey: '529.982.247-26' }), 400, 'pixKey must be a CPF: 11 digits with valid check digits, as pixType is CPF (got "529.982.247-26")');
 		expectError(await post('/send/request-payment', { ...base, boletoCode: '1234' }), 400, 'boletoCode must be a bank-slip line code of 47 or 48 digits (got "1234")');
-		expectError(await post('/send/request-payment', { ...base, fileUrl: `${filesUrl}/missing.pdf` }), 400, `fileUrl: could not download ${filesUrl}/missing.pdf: it answered HTTP 404`);
+		expectError(await post('/send/request-payment', { ...base, fileUrl: `${files.url}/missing.pdf` }), 400, `fileUrl: could not download ${files.url}/missing.pdf: it answered HTTP 404`);
 		// Fields the route does not list.
 		expectError(await post('/send/request-payment', { ...base, forward: true }), 400, 'body has unknown field(s): forward');
 		expectError(await post('/send/request-payment', { ...base, placeholders: {} }), 400, 'body has unknown field(s): placeholders');

@@ -1,35 +1,24 @@
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, startGateway, type Client, type Device } from '../helpers/server';
+import { OGG, PDF, PNG } from '../helpers/files';
 import type { App } from '../../server/src/app';
 
 /** POST /send/status: the device's status posts, in the chat status@broadcast. */
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const OGG = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(60, 1)]);
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const STATUS = 'status@broadcast';
 
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
-let dev: Awaited<ReturnType<typeof connectedDevice>>;
+let api: Client;
+let sandbox: Client;
+let dev: Device;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway());
 	dev = await connectedDevice(server, 'poster');
 });
 afterAll(() => server.close());
 
 const status = (body: unknown, token = dev.token) => api.post('/send/status', body, { token });
 const feed = async (token = dev.token) => (await api.post('/message/find', { chatid: STATUS }, { token })).body.data;
-
-function expectError(res: { status: number; body: any }, httpStatus: number, message: string | RegExp) {
-	expect(res.status).toBe(httpStatus);
-	expect(res.body.success).toBe(false);
-	if (typeof message === 'string') expect(res.body.message).toBe(message);
-	else expect(res.body.message).toMatch(message);
-}
 
 describe('POST /send/status', () => {
 	test('a text status: stored in status@broadcast as the device\'s own, readable by find', async () => {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer, tempDataDir } from '../helpers/server';
+import { ADMIN_KEY, client, connectedDevice, eventually, expectError, findMessage, startGateway, startServer, tempDataDir, type Client, type Device } from '../helpers/server';
 import type { App } from '../../server/src/app';
 
 /** POST /send/text and the common send fields, read back through /message/find and the sandbox. */
@@ -8,26 +8,19 @@ const CONTACT = '5511999990001';
 const CONTACT_JID = `${CONTACT}@s.whatsapp.net`;
 
 let server: App;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
-let dev: Awaited<ReturnType<typeof connectedDevice>>;
+let api: Client;
+let sandbox: Client;
+let dev: Device;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
+	({ server, api, sandbox } = await startGateway());
 	dev = await connectedDevice(server, 'sender');
 });
 afterAll(() => server.close());
 
 const send = (body: Record<string, unknown>, token = dev.token) => api.post('/send/text', body, { token });
 
-async function findOne(id: string, token = dev.token) {
-	const res = await api.post('/message/find', { id }, { token });
-	expect(res.status).toBe(200);
-	expect(res.body.data.total).toBe(1);
-	return res.body.data.messages[0];
-}
+const findOne = (id: string, token = dev.token) => findMessage(api, token, id);
 
 const chatOf = (deviceName: string, chatid: string) => {
 	const device = server.services.store.devices.byName(deviceName)!;
@@ -61,7 +54,7 @@ describe('POST /send/text', () => {
 			track_id: null,
 			wasSentByApi: true,
 		});
-		expect(m.messageid).toMatch(/^3EB0[0-9A-F]{18}$/);
+		expect(m.messageid).toMatch(/^3EB0[0-9A-F]{22}$/);
 		expect(m.id).toBe(`${dev.phone}:${m.messageid}`);
 		expect(m.messageTimestamp).toBeGreaterThanOrEqual(before);
 		await eventually(async () => (await findOne(m.id)).status === 'delivered');
@@ -309,13 +302,6 @@ describe('async sends', () => {
 });
 
 describe('send errors', () => {
-	const expectError = (res: { status: number; body: any }, status: number, message: string | RegExp) => {
-		expect(res.status).toBe(status);
-		expect(res.body.success).toBe(false);
-		if (typeof message === 'string') expect(res.body.message).toBe(message);
-		else expect(res.body.message).toMatch(message);
-	};
-
 	test('missing fields are named, all at once', async () => {
 		expectError(await send({}), 400, 'number is required; text is required');
 		expectError(await api.post('/send/text', undefined, { token: dev.token }), 400, 'number is required; text is required');

@@ -3,8 +3,7 @@ import { routes } from '../../server/src/routes';
 import { namespaceOf } from '../../server/src/http/route';
 import { SITE_NAMESPACES } from '../../server/src/site/namespaces';
 import { SETTING_KEY, gmtOffsetHours } from '../../server/src/site/settings';
-import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, client, type Reply } from '../helpers/server';
-import { startServer } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, client, expectWpError, startServer, type Reply } from '../helpers/server';
 
 /** The site index (`GET /`) and the namespace indexes (`GET /<namespace>`). */
 
@@ -177,8 +176,7 @@ describe('GET /<namespace>', () => {
 		expect(other.body.namespace).toBe('cms/v2');
 		expect(other.body).toEqual((await get('/wp-json/cms/v2')).body);
 		const unknown = await get('/wp-json/oembed/1.0?namespace=nothing/v1');
-		expect(unknown.status).toBe(404);
-		expect(unknown.body).toEqual({ code: 'rest_invalid_namespace', message: 'The specified namespace could not be found.', data: { status: 404 } });
+		expectWpError(unknown, 404, 'rest_invalid_namespace', 'The specified namespace could not be found.');
 		const repeated = await get('/wp-json/cms/v2?namespace=a&namespace=b');
 		expect(repeated.status).toBe(400);
 		expect(repeated.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { namespace: expect.any(String) } } });

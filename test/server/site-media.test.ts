@@ -1,18 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { App } from '../../server/src/app';
-import { cmsClient, siteUsers, type SiteUser } from '../helpers/content';
-import { startServer, type Reply } from '../helpers/server';
+import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
+import { expectWpError, readReply, type Reply } from '../helpers/server';
 
 /** `cms/v2/media` over real HTTP: uploads (raw and multipart), the stored file, filters, updates, deletion, rights. */
 
 let server: App;
-let cms: ReturnType<typeof cmsClient>;
-let u: ReturnType<typeof siteUsers>;
+let cms: CmsClient;
+let u: SiteUsers;
 
 beforeAll(async () => {
-	server = await startServer({ bodyLimit: 64 * 1024 });
-	cms = cmsClient(server.url);
-	u = siteUsers(server);
+	({ server, cms, u } = await startSite({ bodyLimit: 64 * 1024 }));
 });
 afterAll(() => server.close());
 
@@ -65,17 +63,6 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntraile
 
 const mediaUrl = (path = '', query = '') => `${server.url}/wp-json/cms/v2/media${path}${query ? `?${query}` : ''}`;
 
-async function reply(res: Response): Promise<Reply> {
-	const text = await res.text();
-	let body: unknown = text;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		/* not JSON */
-	}
-	return { status: res.status, body, headers: res.headers };
-}
-
 /** A raw upload: the body is the file; `headers` may override or drop (undefined) the defaults. */
 async function uploadRaw(
 	user: SiteUser,
@@ -89,7 +76,7 @@ async function uploadRaw(
 		...options.headers,
 	};
 	const defined = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>;
-	return reply(await fetch(mediaUrl('', options.query), { method: 'POST', headers: defined, body: data }));
+	return readReply(await fetch(mediaUrl('', options.query), { method: 'POST', headers: defined, body: data }));
 }
 
 /** A multipart upload through the platform's own FormData (as browsers and most clients send it). */
@@ -97,7 +84,7 @@ async function uploadForm(user: SiteUser, fields: Record<string, string>, file?:
 	const form = new FormData();
 	for (const [k, v] of Object.entries(fields)) form.append(k, v);
 	if (file) form.append('file', new Blob([file.data], file.type ? { type: file.type } : {}), file.name);
-	return reply(await fetch(mediaUrl('', query), { method: 'POST', headers: user.headers, body: form }));
+	return readReply(await fetch(mediaUrl('', query), { method: 'POST', headers: user.headers, body: form }));
 }
 
 async function upload(user: SiteUser, data: Buffer | string, options: Parameters<typeof uploadRaw>[2] = {}) {
@@ -106,11 +93,7 @@ async function upload(user: SiteUser, data: Buffer | string, options: Parameters
 	return res.body;
 }
 
-const createPost = async (user: SiteUser, body: Record<string, unknown>) => {
-	const res = await cms.post('/posts', user, body);
-	if (res.status !== 201) throw new Error(`create post: ${res.status} ${JSON.stringify(res.body)}`);
-	return res.body;
-};
+const createPost = (user: SiteUser, body: Record<string, unknown>) => cms.create('/posts', user, body);
 
 const stored = async (id: number) => (await cms.get(`/media/${id}`, u.admin, { context: 'edit' })).body;
 const ids = (body: { id: number }[]) => body.map((m) => m.id);
@@ -209,7 +192,7 @@ describe('upload', () => {
 			data,
 			Buffer.from('\r\n--b1--\r\n'),
 		]);
-		const res = await reply(
+		const res = await readReply(
 			await fetch(mediaUrl(), { method: 'POST', headers: { ...u.admin.headers, 'content-type': 'multipart/form-data; boundary="b1"' }, body }),
 		);
 		expect(res.status).toBe(201);
@@ -264,8 +247,7 @@ describe('upload', () => {
 describe('upload errors', () => {
 	test('anonymous 401, roles without upload_files 403, before the file is looked at', async () => {
 		const anonymous = await uploadRaw(u.anonymous, png(1, 1));
-		expect(anonymous.status).toBe(401);
-		expect(anonymous.body).toEqual({ code: 'rest_cannot_create', message: 'Sorry, you are not allowed to upload media on this site.', data: { status: 401 } });
+		expectWpError(anonymous, 401, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
 		for (const user of [u.subscriber, u.contributor]) {
 			const res = await uploadRaw(user, Buffer.alloc(0));
 			expect(res.status).toBe(403);
@@ -293,7 +275,7 @@ describe('upload errors', () => {
 		expect(noFile.body.code).toBe('rest_upload_no_data');
 		const empty = await uploadForm(u.admin, {}, { data: Buffer.alloc(0), name: 'e.png' });
 		expect(empty.body.code).toBe('rest_upload_no_data');
-		const broken = await reply(
+		const broken = await readReply(
 			await fetch(mediaUrl(), {
 				method: 'POST',
 				headers: { ...u.admin.headers, 'content-type': 'multipart/form-data; boundary=XYZ' },
@@ -340,7 +322,7 @@ describe('upload errors', () => {
 	test('a body over the limit is a 413; other routes still take JSON only', async () => {
 		const big = await uploadRaw(u.admin, Buffer.alloc(70 * 1024, 1), { type: 'application/octet-stream', name: 'big.bin' });
 		expect(big.status).toBe(413);
-		const text = await reply(
+		const text = await readReply(
 			await fetch(`${server.url}/wp-json/cms/v2/posts`, { method: 'POST', headers: { ...u.admin.headers, 'content-type': 'text/plain' }, body: 'title' }),
 		);
 		expect(text.status).toBe(415);
@@ -498,7 +480,7 @@ describe('featured media of posts', () => {
 
 describe('index', () => {
 	test('the media routes are listed with their arguments', async () => {
-		const index = await reply(await fetch(`${server.url}/wp-json/cms/v2`));
+		const index = await readReply(await fetch(`${server.url}/wp-json/cms/v2`));
 		const collection = index.body.routes['/cms/v2/media'];
 		expect(collection.methods).toEqual(['GET', 'POST']);
 		const list = collection.endpoints[0].args;

@@ -1,18 +1,16 @@
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, startGateway, type Client } from '../helpers/server';
 import { type Hit, type Receiver, sleep, startReceiver, verifySignature } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
 const key = ADMIN_KEY;
 let server: App;
 let receiver: Receiver;
-let api: ReturnType<typeof client>;
-let sandbox: ReturnType<typeof client>;
+let api: Client;
+let sandbox: Client;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual', presenceResendMs: 60000 });
+	({ server, api, sandbox } = await startGateway({ presenceResendMs: 60000 }));
 	receiver = await startReceiver();
-	api = client(server.url);
-	sandbox = client(server.url, '/wp-json/sandbox/v1');
 });
 afterAll(async () => {
 	await server.close();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ADMIN_KEY, client, eventually, startServer, tempDataDir } from '../helpers/server';
+import { ADMIN_KEY, SANDBOX, client, eventually, startServer, tempDataDir } from '../helpers/server';
 import { type Receiver, freePort, sleep, startReceiver, verifySignature } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 import type { ConfigInput } from '../../server/src/config';
@@ -46,7 +46,7 @@ function dataDir() {
 /** Creates a device subscribed to `url`, then pairs it, so its connection events are webhooks too. */
 async function pairedWithWebhook(server: App, name: string, url: string) {
 	const api = client(server.url);
-	const sandbox = client(server.url, '/wp-json/sandbox/v1');
+	const sandbox = client(server.url, SANDBOX);
 	const created = await api.post('/devices', { name }, { key });
 	expect(created.status).toBe(201);
 	const sub = await api.post(`/devices/${name}/webhook`, { url }, { key });
@@ -60,7 +60,7 @@ async function pairedWithWebhook(server: App, name: string, url: string) {
 /** A burst of traffic: inbound messages, sends (and their receipts), presence. */
 async function traffic(server: App, device: { name: string; token: string }, tag: string) {
 	const api = client(server.url);
-	const sandbox = client(server.url, '/wp-json/sandbox/v1');
+	const sandbox = client(server.url, SANDBOX);
 	for (let i = 0; i < 3; i++) {
 		const from = `5521977${String(i).padStart(6, '0')}`;
 		expect((await sandbox.post(`/devices/${device.name}/inbound`, { from, text: `${tag} in ${i}` }, { key })).status).toBe(200);
@@ -123,7 +123,7 @@ describe('restart', () => {
 		receivers.push(receiver);
 		const first = await start(dir, { webhookTimeoutMs: 300 });
 		const device = await pairedWithWebhook(first, 'inflight', `${receiver.url}/hook`);
-		await client(first.url, '/wp-json/sandbox/v1').post(`/devices/${device.name}/presence`, { from: '5521955550000', presence: 'composing' }, { key });
+		await client(first.url, SANDBOX).post(`/devices/${device.name}/presence`, { from: '5521955550000', presence: 'composing' }, { key });
 		await eventually(() => receiver.hits.some((h) => h.body.event === 'presence'));
 		const started = Date.now();
 		await close(first);
@@ -154,7 +154,7 @@ describe('restart', () => {
 		const first = await start(dir, config);
 		const device = await pairedWithWebhook(first, 'crash', `${receiver.url}/hook`);
 		await eventually(() => outboxOf(first, device.webhookId).every((r) => r.state === 'delivered'));
-		await client(first.url, '/wp-json/sandbox/v1').post(`/devices/${device.name}/presence`, { from: '5521955550001', presence: 'recording' }, { key });
+		await client(first.url, SANDBOX).post(`/devices/${device.name}/presence`, { from: '5521955550001', presence: 'recording' }, { key });
 		await eventually(() => receiver.hits.some((h) => h.body.event === 'presence'));
 		// The store as a crash at this moment leaves it: the row is leased, its attempt unfinished.
 		await first.services.store.db.backup(path.join(crashDir, 'wdm.sqlite'));
@@ -214,7 +214,7 @@ describe('graceful shutdown', () => {
 			if (changes.state === 'delivered' && failures++ === 0) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 			return update(id, changes);
 		};
-		await client(server.url, '/wp-json/sandbox/v1').post(`/devices/${device.name}/presence`, { from: '5521955550002', presence: 'composing' }, { key });
+		await client(server.url, SANDBOX).post(`/devices/${device.name}/presence`, { from: '5521955550002', presence: 'composing' }, { key });
 		await eventually(() => server.errors.length === 1);
 		await eventually(() => receiver.delivered.filter((h) => h.body.event === 'presence').length === 2, 4000);
 		const [a, b] = receiver.delivered.filter((h) => h.body.event === 'presence');

@@ -1,4 +1,4 @@
-import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, startGateway } from '../helpers/server';
 import { type Action, type Behaviour, type Hit, type Receiver, freePort, sleep, startReceiver, verifySignature } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 import type { ConfigInput } from '../../server/src/config';
@@ -18,12 +18,10 @@ let seq = 0;
  * one event) to a receiver that behaves as told.
  */
 async function setup(respond: Behaviour, config: Partial<ConfigInput> = {}, receiverPort?: number) {
-	const server = await startServer({ pairing: 'manual', ...config });
+	const { server, api, sandbox } = await startGateway(config);
 	servers.push(server);
 	const receiver = receiverPort === undefined ? await startReceiver(respond) : undefined;
 	if (receiver) receivers.push(receiver);
-	const api = client(server.url);
-	const sandbox = client(server.url, '/wp-json/sandbox/v1');
 	const d = await connectedDevice(server, `retry-${++seq}`);
 	const url = `${receiver?.url ?? `http://127.0.0.1:${receiverPort}`}/hook`;
 	const sub = await api.post(`/devices/${d.name}/webhook`, { url, events: ['presence'] }, { key });

@@ -1,14 +1,13 @@
 import crypto from 'node:crypto';
-import { ADMIN_KEY, client, startServer } from '../helpers/server';
+import { ADMIN_KEY, startGateway, type Client } from '../helpers/server';
 import type { App } from '../../server/src/app';
 
 let server: App;
-let api: ReturnType<typeof client>;
+let api: Client;
 const key = ADMIN_KEY;
 
 beforeAll(async () => {
-	server = await startServer({ pairing: 'manual' });
-	api = client(server.url);
+	({ server, api } = await startGateway());
 });
 afterAll(() => server.close());
 

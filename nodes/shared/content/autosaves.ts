@@ -1,24 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../operations';
 import { siteRouting } from '../site';
-import { type ContentType, contextField, idField, writableFields } from './fields';
+import { type ContentType, contextField, idField, itemRouting, numericIdField, writableFields } from './fields';
 
-const autosaveIdField: INodeProperties = {
-	displayName: 'Autosave ID',
-	name: 'autosaveId',
-	type: 'number',
-	required: true,
-	default: 0,
-	typeOptions: { minValue: 1 },
-	description: 'ID of the autosave',
-};
+const autosaveIdField = numericIdField('Autosave', 'autosaveId', 'autosave');
 
 export const getAutosaves = (type: ContentType): Operation => ({
 	name: 'Get Many Autosaves',
 	value: 'getAutosaves',
 	action: `Get many autosaves of a ${type.noun}`,
 	description: `List the unsaved changes kept for a ${type.noun}, one per user`,
-	routing: siteRouting('GET', `${type.route}/{id}/autosaves`, { id: type.idParam }),
+	routing: itemRouting(type, 'GET', '/autosaves'),
 	fields: [idField(type), contextField],
 });
 
@@ -27,7 +18,7 @@ export const createAutosave = (type: ContentType): Operation => ({
 	value: 'createAutosave',
 	action: `Create an autosave of a ${type.noun}`,
 	description: `Keep unsaved changes of a ${type.noun}: your own draft is updated, otherwise your autosave of it`,
-	routing: siteRouting('POST', `${type.route}/{id}/autosaves`, { id: type.idParam }),
+	routing: itemRouting(type, 'POST', '/autosaves'),
 	fields: [
 		idField(type),
 		{

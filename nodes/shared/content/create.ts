@@ -1,6 +1,6 @@
 import type { Operation } from '../operations';
 import { siteRouting } from '../site';
-import { type ContentType, writableFields } from './fields';
+import { type ContentType, writableField, writableFields } from './fields';
 
 export const create = (type: ContentType): Operation => ({
 	name: 'Create',
@@ -9,22 +9,8 @@ export const create = (type: ContentType): Operation => ({
 	description: `Create a ${type.noun}; a draft unless a status is given`,
 	routing: siteRouting('POST', type.route),
 	fields: [
-		{
-			displayName: 'Title',
-			name: 'title',
-			type: 'string',
-			default: '',
-			routing: { send: { type: 'body', property: 'title' } },
-		},
-		{
-			displayName: 'Content',
-			name: 'content',
-			type: 'string',
-			typeOptions: { rows: 6 },
-			default: '',
-			description: 'The text, HTML or blocks; blank lines make paragraphs',
-			routing: { send: { type: 'body', property: 'content' } },
-		},
+		writableField(type, 'title'),
+		writableField(type, 'content'),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',

@@ -1,13 +1,12 @@
 import type { Operation } from '../operations';
-import { siteRouting } from '../site';
-import { type ContentType, idField } from './fields';
+import { type ContentType, idField, itemRouting } from './fields';
 
 export const remove = (type: ContentType): Operation => ({
 	name: 'Delete',
 	value: 'delete',
 	action: `Delete a ${type.noun}`,
 	description: `Move a ${type.noun} to the trash, or delete it for good with its revisions`,
-	routing: siteRouting('DELETE', `${type.route}/{id}`, { id: type.idParam }),
+	routing: itemRouting(type, 'DELETE'),
 	fields: [
 		idField(type),
 		{

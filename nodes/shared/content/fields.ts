@@ -1,5 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { siteRoute } from '../site';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { type SiteMethod, siteRouting } from '../site';
 
 /** What the post and page nodes differ in; every operation is declared once for both. */
 export interface ContentType {
@@ -20,20 +20,25 @@ export interface ContentType {
 export const POST_TYPE: ContentType = { noun: 'post', label: 'Post', route: '/cms/v2/posts', idParam: 'postId', postFields: true, pageFields: false };
 export const PAGE_TYPE: ContentType = { noun: 'page', label: 'Page', route: '/cms/v2/pages', idParam: 'pageId', postFields: false, pageFields: true };
 
-export function idField(type: ContentType): INodeProperties {
-	return {
-		displayName: `${type.label} ID`,
-		name: type.idParam,
-		type: 'number',
-		required: true,
-		default: 0,
-		typeOptions: { minValue: 1 },
-		description: `ID of the ${type.noun}`,
-	};
-}
+/** A required numeric ID: `Post ID` (name `postId`), `Revision ID`, ... */
+export const numericIdField = (label: string, name: string, noun: string): INodeProperties => ({
+	displayName: `${label} ID`,
+	name,
+	type: 'number',
+	required: true,
+	default: 0,
+	typeOptions: { minValue: 1 },
+	description: `ID of the ${noun}`,
+});
 
-/** `/cms/v2/posts/{id}` (and below it) with `{id}` from the item's ID field. */
-export const itemRoute = (type: ContentType, suffix = '') => siteRoute(`${type.route}/{id}${suffix}`, { id: type.idParam });
+export const idField = (type: ContentType) => numericIdField(type.label, type.idParam, type.noun);
+
+/** Routing of a request to `/cms/v2/posts/{id}` (or below it), `{id}` from the item's ID field. */
+export const itemRouting = (type: ContentType, method: SiteMethod, suffix = '') =>
+	siteRouting(method, `${type.route}/{id}${suffix}`, { id: type.idParam });
+
+/** Routing that sends a field as the query parameter named. */
+export const query = (property: string) => ({ send: { type: 'query' as const, property } });
 
 /** A parameter sent as WordPress reads a list: comma-separated (a value, a typed list, or an array from an expression). */
 export const asList = (type: 'query' | 'body', property: string) => ({
@@ -56,7 +61,7 @@ export const contextField: INodeProperties = {
 	],
 	default: 'view',
 	description: 'Which fields the site answers with',
-	routing: { send: { type: 'query', property: 'context' } },
+	routing: query('context'),
 };
 
 export const orderField: INodeProperties = {
@@ -68,8 +73,48 @@ export const orderField: INodeProperties = {
 		{ name: 'Descending', value: 'desc' },
 	],
 	default: 'desc',
-	routing: { send: { type: 'query', property: 'order' } },
+	routing: query('order'),
 };
+
+/** Order By of a collection route, with the orders it takes. */
+export const orderByField = (options: INodePropertyOptions[], defaultOrder = 'date'): INodeProperties => ({
+	displayName: 'Order By',
+	name: 'orderby',
+	type: 'options',
+	options,
+	default: defaultOrder,
+	routing: query('orderby'),
+});
+
+/** The Options of a collection route: the context, the order and what to order by. */
+export const listOptions = (orderBy: INodePropertyOptions[]): INodeProperties => ({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [contextField, orderField, orderByField(orderBy)],
+});
+
+/** A filter on a date of the items (`after`, `modified_before`, ...). */
+export const dateFilter = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'dateTime',
+	default: '',
+	description,
+	routing: query(name),
+});
+
+/** The Search filter of a collection route. */
+export const searchFilter = (description: string): INodeProperties => ({
+	displayName: 'Search',
+	name: 'search',
+	type: 'string',
+	default: '',
+	description,
+	routing: query('search'),
+});
 
 const STATUSES = [
 	{ name: 'Draft', value: 'draft' },
@@ -92,7 +137,7 @@ const TEMPLATE_TYPES = [
 ];
 
 /** Open/Closed options of the discussion fields. */
-const openClosed = (displayName: string, name: string, description: string, send: (property: string) => object): INodeProperties => ({
+export const openClosed = (displayName: string, name: string, description: string, send: (property: string) => object): INodeProperties => ({
 	displayName,
 	name,
 	type: 'options',
@@ -297,5 +342,8 @@ export function writableFields(type: ContentType, except: string[] = []): INodeP
 	];
 	return fields.filter((field) => !except.includes(field.name));
 }
+
+/** One of the writable fields, by name: Create shows Title and Content on their own. */
+export const writableField = (type: ContentType, name: string) => writableFields(type).find((field) => field.name === name)!;
 
 export { STATUSES, FORMATS };

@@ -1,13 +1,12 @@
 import type { Operation } from '../operations';
-import { siteRouting } from '../site';
-import { type ContentType, contextField, idField } from './fields';
+import { type ContentType, contextField, idField, itemRouting } from './fields';
 
 export const get = (type: ContentType): Operation => ({
 	name: 'Get',
 	value: 'get',
 	action: `Get a ${type.noun}`,
 	description: `Get a ${type.noun} by ID`,
-	routing: siteRouting('GET', `${type.route}/{id}`, { id: type.idParam }),
+	routing: itemRouting(type, 'GET'),
 	fields: [
 		idField(type),
 		{

@@ -1,11 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../operations';
 import { siteListRouting, siteReturnAllFields } from '../site';
-import { asList, type ContentType, contextField, FORMATS, idsField, orderField, STATUSES } from './fields';
+import { asList, type ContentType, dateFilter, FORMATS, idsField, listOptions, query, searchFilter, STATUSES } from './fields';
 
 const byName = (fields: INodeProperties[]) => [...fields].sort((a, b) => a.displayName.localeCompare(b.displayName));
-
-const query = (property: string) => ({ send: { type: 'query' as const, property } });
 
 /** A term filter in WordPress's object form: `categories[terms]`, `categories[operator]`, `categories[include_children]`. */
 function termFilters(base: 'categories' | 'tags', singular: string, plural: string): INodeProperties[] {
@@ -64,23 +62,9 @@ export const getMany = (type: ContentType): Operation => ({
 			default: {},
 			// Alphabetical, as n8n lists a collection's options; the post and page filters interleave.
 			options: byName([
-				{
-					displayName: 'After',
-					name: 'after',
-					type: 'dateTime',
-					default: '',
-					description: `Only ${type.noun}s published after this time`,
-					routing: query('after'),
-				},
+				dateFilter('After', 'after', `Only ${type.noun}s published after this time`),
 				idsField('Author IDs', 'author', `Only ${type.noun}s by these users`),
-				{
-					displayName: 'Before',
-					name: 'before',
-					type: 'dateTime',
-					default: '',
-					description: `Only ${type.noun}s published before this time`,
-					routing: query('before'),
-				},
+				dateFilter('Before', 'before', `Only ${type.noun}s published before this time`),
 				...(type.postFields ? termFilters('categories', 'category', 'categories') : []),
 				{
 					displayName: 'Exact Search',
@@ -119,31 +103,10 @@ export const getMany = (type: ContentType): Operation => ({
 							} satisfies INodeProperties,
 						]
 					: []),
-				{
-					displayName: 'Modified After',
-					name: 'modified_after',
-					type: 'dateTime',
-					default: '',
-					description: `Only ${type.noun}s last changed after this time`,
-					routing: query('modified_after'),
-				},
-				{
-					displayName: 'Modified Before',
-					name: 'modified_before',
-					type: 'dateTime',
-					default: '',
-					description: `Only ${type.noun}s last changed before this time`,
-					routing: query('modified_before'),
-				},
+				dateFilter('Modified After', 'modified_after', `Only ${type.noun}s last changed after this time`),
+				dateFilter('Modified Before', 'modified_before', `Only ${type.noun}s last changed before this time`),
 				...(type.pageFields ? [idsField('Parent IDs', 'parent', 'Only pages under these pages (0 for top-level pages)')] : []),
-				{
-					displayName: 'Search',
-					name: 'search',
-					type: 'string',
-					default: '',
-					description: 'Only items with every word in their title, excerpt or content; "quoted phrases" and -excluded words work',
-					routing: query('search'),
-				},
+				searchFilter('Only items with every word in their title, excerpt or content; "quoted phrases" and -excluded words work'),
 				{
 					displayName: 'Search In',
 					name: 'search_columns',
@@ -217,36 +180,18 @@ export const getMany = (type: ContentType): Operation => ({
 					: []),
 			]),
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				contextField,
-				orderField,
-				{
-					displayName: 'Order By',
-					name: 'orderby',
-					type: 'options',
-					options: [
-						{ name: 'Author', value: 'author' },
-						{ name: 'Date', value: 'date' },
-						{ name: 'ID', value: 'id' },
-						{ name: 'Include IDs', value: 'include', description: 'The order of Include IDs' },
-						...(type.pageFields ? [{ name: 'Menu Order', value: 'menu_order' }] : []),
-						{ name: 'Modified', value: 'modified' },
-						{ name: 'Parent', value: 'parent' },
-						{ name: 'Relevance', value: 'relevance', description: 'Best matches of Search first' },
-						{ name: 'Slug', value: 'slug' },
-						{ name: 'Slugs', value: 'include_slugs', description: 'The order of Slugs' },
-						{ name: 'Title', value: 'title' },
-					],
-					default: 'date',
-					routing: query('orderby'),
-				},
-			],
-		},
+		listOptions([
+			{ name: 'Author', value: 'author' },
+			{ name: 'Date', value: 'date' },
+			{ name: 'ID', value: 'id' },
+			{ name: 'Include IDs', value: 'include', description: 'The order of Include IDs' },
+			...(type.pageFields ? [{ name: 'Menu Order', value: 'menu_order' }] : []),
+			{ name: 'Modified', value: 'modified' },
+			{ name: 'Parent', value: 'parent' },
+			{ name: 'Relevance', value: 'relevance', description: 'Best matches of Search first' },
+			{ name: 'Slug', value: 'slug' },
+			{ name: 'Slugs', value: 'include_slugs', description: 'The order of Slugs' },
+			{ name: 'Title', value: 'title' },
+		]),
 	],
 });

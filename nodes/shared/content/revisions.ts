@@ -1,20 +1,12 @@
 import type { Operation } from '../operations';
 import { siteListRouting, siteReturnAllFields, siteRouting } from '../site';
-import { type ContentType, contextField, idField, idsField, orderField } from './fields';
+import { type ContentType, contextField, idField, idsField, listOptions, numericIdField, searchFilter } from './fields';
 
 /** `/cms/v2/posts/{parent}/revisions[/{id}]` with the parent from the item's ID field. */
 const revisionsRoute = (type: ContentType, item = '') => `${type.route}/{parent}/revisions${item}`;
 const revisionFields = (type: ContentType) => ({ parent: type.idParam, id: 'revisionId' });
 
-const revisionIdField = {
-	displayName: 'Revision ID',
-	name: 'revisionId',
-	type: 'number' as const,
-	required: true,
-	default: 0,
-	typeOptions: { minValue: 1 },
-	description: 'ID of the revision',
-};
+const revisionIdField = numericIdField('Revision', 'revisionId', 'revision');
 
 export const getRevisions = (type: ContentType): Operation => ({
 	name: 'Get Many Revisions',
@@ -34,42 +26,17 @@ export const getRevisions = (type: ContentType): Operation => ({
 			options: [
 				idsField('Exclude IDs', 'exclude', 'Leave out these revisions'),
 				idsField('Include IDs', 'include', 'Only these revisions'),
-				{
-					displayName: 'Search',
-					name: 'search',
-					type: 'string',
-					default: '',
-					description: 'Only revisions with every word in their title, excerpt or content',
-					routing: { send: { type: 'query', property: 'search' } },
-				},
+				searchFilter('Only revisions with every word in their title, excerpt or content'),
 			],
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				contextField,
-				orderField,
-				{
-					displayName: 'Order By',
-					name: 'orderby',
-					type: 'options',
-					options: [
-						{ name: 'Date', value: 'date' },
-						{ name: 'ID', value: 'id' },
-						{ name: 'Include IDs', value: 'include', description: 'The order of Include IDs' },
-						{ name: 'Relevance', value: 'relevance', description: 'Best matches of Search first' },
-						{ name: 'Slug', value: 'slug' },
-						{ name: 'Title', value: 'title' },
-					],
-					default: 'date',
-					routing: { send: { type: 'query', property: 'orderby' } },
-				},
-			],
-		},
+		listOptions([
+			{ name: 'Date', value: 'date' },
+			{ name: 'ID', value: 'id' },
+			{ name: 'Include IDs', value: 'include', description: 'The order of Include IDs' },
+			{ name: 'Relevance', value: 'relevance', description: 'Best matches of Search first' },
+			{ name: 'Slug', value: 'slug' },
+			{ name: 'Title', value: 'title' },
+		]),
 	],
 });
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../operations';
 import { siteListRouting, siteReturnAllFields, siteRouting } from '../site';
-import { asList, contextField, idsField, orderField } from './fields';
+import { asList, contextField, idsField, numericIdField, orderByField, orderField, query, searchFilter } from './fields';
 
 /** Categories and tags of posts (`/cms/v2/categories`, `/cms/v2/tags`): list, get, create. */
 interface Taxonomy {
@@ -18,7 +18,6 @@ const TAG: Taxonomy = { noun: 'tag', label: 'Tag', route: '/cms/v2/tags', idPara
 
 const plural = (tax: Taxonomy) => (tax.hierarchical ? 'categories' : 'tags');
 const Plural = (tax: Taxonomy) => (tax.hierarchical ? 'Categories' : 'Tags');
-const query = (property: string) => ({ send: { type: 'query' as const, property } });
 
 const getManyTerms = (tax: Taxonomy): Operation => ({
 	name: `Get Many ${Plural(tax)}`,
@@ -67,14 +66,7 @@ const getManyTerms = (tax: Taxonomy): Operation => ({
 					description: `Only the ${plural(tax)} of this post`,
 					routing: query('post'),
 				},
-				{
-					displayName: 'Search',
-					name: 'search',
-					type: 'string',
-					default: '',
-					description: 'Only those whose name or slug contains these words',
-					routing: query('search'),
-				},
+				searchFilter('Only those whose name or slug contains these words'),
 				{
 					displayName: 'Slugs',
 					name: 'slug',
@@ -95,11 +87,8 @@ const getManyTerms = (tax: Taxonomy): Operation => ({
 			options: [
 				contextField,
 				{ ...orderField, default: 'asc' },
-				{
-					displayName: 'Order By',
-					name: 'orderby',
-					type: 'options',
-					options: [
+				orderByField(
+					[
 						{ name: 'Count', value: 'count', description: 'How many published posts have it' },
 						{ name: 'Description', value: 'description' },
 						{ name: 'ID', value: 'id' },
@@ -108,9 +97,8 @@ const getManyTerms = (tax: Taxonomy): Operation => ({
 						{ name: 'Slug', value: 'slug' },
 						{ name: 'Slugs', value: 'include_slugs', description: 'The order of Slugs' },
 					],
-					default: 'name',
-					routing: query('orderby'),
-				},
+					'name',
+				),
 			],
 		},
 	],
@@ -122,18 +110,7 @@ const getTerm = (tax: Taxonomy): Operation => ({
 	action: `Get a ${tax.noun}`,
 	description: `Get a ${tax.noun} by ID`,
 	routing: siteRouting('GET', `${tax.route}/{id}`, { id: tax.idParam }),
-	fields: [
-		{
-			displayName: `${tax.label} ID`,
-			name: tax.idParam,
-			type: 'number',
-			required: true,
-			default: 0,
-			typeOptions: { minValue: 1 },
-			description: `ID of the ${tax.noun}`,
-		},
-		contextField,
-	],
+	fields: [numericIdField(tax.label, tax.idParam, tax.noun), contextField],
 });
 
 const createTerm = (tax: Taxonomy): Operation => ({

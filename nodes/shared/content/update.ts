@@ -1,13 +1,12 @@
 import type { Operation } from '../operations';
-import { siteRouting } from '../site';
-import { type ContentType, idField, writableFields } from './fields';
+import { type ContentType, idField, itemRouting, writableFields } from './fields';
 
 export const update = (type: ContentType): Operation => ({
 	name: 'Update',
 	value: 'update',
 	action: `Update a ${type.noun}`,
 	description: `Change fields of a ${type.noun}; a change of title, content or excerpt keeps a revision`,
-	routing: siteRouting('POST', `${type.route}/{id}`, { id: type.idParam }),
+	routing: itemRouting(type, 'POST'),
 	fields: [
 		idField(type),
 		{

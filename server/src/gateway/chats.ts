@@ -6,7 +6,7 @@ import { parseAddress } from '../network/jid';
 import type { Services } from '../services';
 import type { ChatColumn, ChatCondition, Comparison } from '../store/chat-query';
 import type { ChatRow, DeviceRow } from '../store/types';
-import { chatView } from './views';
+import { chatView, nextPage } from './views';
 
 /** As on the network's apps: at most this many chats are pinned at a time. */
 export const MAX_PINNED = 3;
@@ -251,8 +251,7 @@ export const chatRoutes = [
 				(Array.isArray(value) ? value : [value]).map((v) => condition(name, v as FilterValue)),
 			);
 			const { rows, total } = services.store.chats.find(device.id, { conditions, match: operator, ...sortOf(sort), limit, offset });
-			const hasMore = offset + rows.length < total;
-			return { chats: rows.map(chatView), total, limit, offset, nextOffset: hasMore ? offset + rows.length : null, hasMore };
+			return { chats: rows.map(chatView), total, limit, offset, ...nextPage(offset, rows.length, total) };
 		},
 	}),
 ];

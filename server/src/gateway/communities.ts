@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { route } from '../http/route';
-import { inviteLink } from '../network/groups';
-import { groupJid, groupName } from './groups';
+import { groupJid, groupName, invite } from './groups';
 
 /** Communities: a parent group with an announcement group, to which groups are linked. */
 export const communityRoutes = [
@@ -13,7 +12,7 @@ export const communityRoutes = [
 		body: z.strictObject({ name: groupName }),
 		handler: ({ services, device, body }) => {
 			const community = services.groups.createCommunity(device, body.name);
-			return { ...services.groups.view(community), inviteCode: community.invite_code, inviteLink: inviteLink(community) };
+			return { ...services.groups.view(community), ...invite(community) };
 		},
 	}),
 

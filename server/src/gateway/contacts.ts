@@ -5,7 +5,7 @@ import { recipient } from '../http/schema';
 import { type Address, parseAddress, parseUser } from '../network/jid';
 import type { Services } from '../services';
 import type { ContactRow, DeviceRow } from '../store/types';
-import { chatView } from './views';
+import { chatView, nextPage } from './views';
 
 /** /contacts/list pages: `pageSize` (alias `limit`) 1..MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE by default. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -86,7 +86,6 @@ export const contactRoutes = [
 			const size = body.pageSize ?? body.limit ?? DEFAULT_PAGE_SIZE;
 			const offset = body.offset ?? ((body.page ?? 1) - 1) * size;
 			const { rows, total } = services.store.contacts.list(device.id, { limit: size, offset });
-			const hasMore = offset + rows.length < total;
 			return {
 				contacts: rows.map(contactView),
 				total,
@@ -95,8 +94,7 @@ export const contactRoutes = [
 				totalPages: Math.ceil(total / size),
 				limit: size,
 				offset,
-				nextOffset: hasMore ? offset + rows.length : null,
-				hasMore,
+				...nextPage(offset, rows.length, total),
 			};
 		},
 	}),

@@ -5,6 +5,8 @@ import { qBool } from '../http/schema';
 import { loadMedia } from '../media/load';
 import { inviteCodeOf, inviteLink, PARTICIPANT_ACTIONS } from '../network/groups';
 import { parseUser, userJid } from '../network/jid';
+import type { GroupRow } from '../store/types';
+import { nextPage } from './views';
 
 /** A group (or community) JID, lower-cased: `120363012345678901@g.us`. */
 export const groupJid = z
@@ -23,6 +25,9 @@ const phonesOf = (list: string[], field: string) => list.map((entry, i) => parse
 
 const participantList = z.array(z.string()).min(1);
 
+/** The invite fields of a group's answer, for whoever may see them. */
+export const invite = (group: GroupRow) => ({ inviteCode: group.invite_code, inviteLink: inviteLink(group) });
+
 export const groupRoutes = [
 	route({
 		method: 'POST',
@@ -32,7 +37,7 @@ export const groupRoutes = [
 		body: z.strictObject({ name: groupName, participants: participantList }),
 		handler: ({ services, device, body }) => {
 			const { group, results } = services.groups.create(device, body.name, phonesOf(body.participants, 'participants'));
-			return { ...services.groups.view(group), inviteCode: group.invite_code, inviteLink: inviteLink(group), results };
+			return { ...services.groups.view(group), ...invite(group), results };
 		},
 	}),
 
@@ -55,7 +60,7 @@ export const groupRoutes = [
 			if (body.getRequestsParticipants) groups.asAdmin(device, body.groupjid, 'see the join requests');
 			return {
 				...groups.view(group),
-				...(body.getInviteLink ? { inviteCode: group.invite_code, inviteLink: inviteLink(group) } : {}),
+				...(body.getInviteLink ? invite(group) : {}),
 				...(body.getRequestsParticipants
 					? {
 							pendingRequests: services.store.groups
@@ -143,7 +148,6 @@ export const groupRoutes = [
 			const pageSize = body.limit ?? body.pageSize ?? 50;
 			const offset = body.offset ?? ((body.page ?? 1) - 1) * pageSize;
 			const { rows, total } = services.store.groups.ofMember(device.phone!, { search: body.search, limit: pageSize, offset });
-			const hasMore = offset + rows.length < total;
 			return {
 				groups: services.groups.views(rows, !body.noParticipants),
 				total,
@@ -151,8 +155,7 @@ export const groupRoutes = [
 				pageSize,
 				limit: pageSize,
 				offset,
-				nextOffset: hasMore ? offset + rows.length : null,
-				hasMore,
+				...nextPage(offset, rows.length, total),
 			};
 		},
 	}),
@@ -165,7 +168,7 @@ export const groupRoutes = [
 		body: z.strictObject(groupjid),
 		handler: ({ services, device, body }) => {
 			const group = services.groups.resetInviteCode(device, body.groupjid);
-			return { ...services.groups.view(group), inviteCode: group.invite_code, inviteLink: inviteLink(group) };
+			return { ...services.groups.view(group), ...invite(group) };
 		},
 	}),
 

@@ -5,7 +5,7 @@ import { nonEmpty, recipient } from '../http/schema';
 import { parseAddress, userJid } from '../network/jid';
 import type { Services } from '../services';
 import type { DeviceRow, MessageRow } from '../store/types';
-import { messageView, fileUrl } from './views';
+import { messageView, fileUrl, nextPage } from './views';
 
 const AUDIO_TYPES = new Set(['audio', 'myaudio', 'ptt']);
 
@@ -56,14 +56,12 @@ export const messageRoutes = [
 		handler: ({ services, device, body }) => {
 			const chatid = body.chatid ? parseAddress(body.chatid, 'chatid').jid : undefined;
 			const { rows, total } = services.store.messages.find(device.id, { ...body, chatid });
-			const hasMore = body.offset + rows.length < total;
 			return {
 				messages: rows.map((row) => messageView(row, services.baseUrl)),
 				total,
 				limit: body.limit,
 				offset: body.offset,
-				nextOffset: hasMore ? body.offset + rows.length : null,
-				hasMore,
+				...nextPage(body.offset, rows.length, total),
 			};
 		},
 	}),

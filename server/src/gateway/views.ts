@@ -109,3 +109,9 @@ export function groupView(row: GroupRow, participants: GroupParticipantRow[], ba
 			: {}),
 	};
 }
+
+/** The end of a paged list's answer: where the next page starts (null after the last one), and whether it does. */
+export function nextPage(offset: number, count: number, total: number) {
+	const hasMore = offset + count < total;
+	return { nextOffset: hasMore ? offset + count : null, hasMore };
+}

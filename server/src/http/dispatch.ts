@@ -44,12 +44,32 @@ export function rewriteRestRoute(url: string): string {
 export const fastifyPath = (path: string) => REST_PREFIX + path.replace(/\{(\w+)\}/g, ':$1');
 
 /** Validates one part of the request: gateway routes answer one sentence, site routes WordPress's `data.params`. */
-function parse(schema: ZodType | undefined, input: unknown, where: string, gateway: boolean): unknown {
+export function parse(schema: ZodType | undefined, input: unknown, where: string, gateway: boolean): unknown {
 	if (!schema) return input;
 	const value = input ?? {};
 	const result = schema.safeParse(value, builtInIssues);
 	if (result.success) return result.data;
 	throw gateway ? badRequest(validationMessage(result.error, value, where)) : invalidParams(result.error, value, where);
+}
+
+/**
+ * Runs a route on a request: authenticates the caller, validates path, query and body, and returns
+ * what the handler returns (without the envelope). `POST /batch/v1` runs its requests through it too.
+ */
+export async function callRoute(route: Route, services: Services, request: FastifyRequest, reply: FastifyReply, gateway = usesEnvelope(route.path)) {
+	const { user, device, siteUser = null } = authenticate(route.auth, request, services);
+	const ctx = {
+		params: parse(route.params, request.params, 'path', gateway),
+		query: parse(route.query, request.query, 'query', gateway),
+		body: parse(route.body, request.body, 'body', gateway),
+		user,
+		device,
+		siteUser,
+		services,
+		request,
+		reply,
+	} as RouteContext<unknown, unknown, unknown>;
+	return route.handler(ctx);
 }
 
 /** Registers each route of the table on the Fastify instance: auth, validation, envelope. */
@@ -60,19 +80,7 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 			method: route.method,
 			url: fastifyPath(route.path),
 			handler: async (request, reply) => {
-				const { user, device, siteUser = null } = authenticate(route.auth, request, services);
-				const ctx = {
-					params: parse(route.params, request.params, 'path', gateway),
-					query: parse(route.query, request.query, 'query', gateway),
-					body: parse(route.body, request.body, 'body', gateway),
-					user,
-					device,
-					siteUser,
-					services,
-					request,
-					reply,
-				} as RouteContext<unknown, unknown, unknown>;
-				const data = await route.handler(ctx);
+				const data = await callRoute(route, services, request, reply, gateway);
 				if (data === reply) return reply;
 				return gateway ? { success: true, data: data ?? null } : data;
 			},

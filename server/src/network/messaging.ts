@@ -41,12 +41,17 @@ interface Reaction {
 }
 
 /**
- * Network message ids look like the real ones: `3EB0` and 18 hex digits, here the time (12) then random
- * (6). Time first keeps new ids in order, so the indexes over them grow at their right edge: a send
- * dirties the same few pages as the sends before it instead of one random page per index, and the
- * commit writes that much less to the log.
+ * Network message ids look like the real ones: `3EB0` and hex digits, here the time (12) then 40
+ * random bits (10). Time first keeps new ids in order, so the indexes over them grow at their right
+ * edge: a send dirties the same few pages as the sends before it instead of one random page per
+ * index, and the commit writes that much less to the log. 40 bits keep ids of one millisecond apart.
  */
-const newMessageId = () => `3EB0${Date.now().toString(16).padStart(12, '0')}${crypto.randomBytes(3).toString('hex')}`.toUpperCase();
+const newMessageId = () => {
+	// randomUUID draws from a cached pool of entropy (randomBytes asks the system each time): its first
+	// 8 hex digits and the 2 after the dash are random.
+	const uuid = crypto.randomUUID();
+	return `3EB0${Date.now().toString(16).padStart(12, '0')}${uuid.slice(0, 8)}${uuid.slice(9, 11)}`.toUpperCase();
+};
 
 /**
  * The simulated network's message traffic: sending, delivery to devices on this server, receipts,

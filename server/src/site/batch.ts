@@ -1,9 +1,10 @@
-import { z, type ZodType } from 'zod';
-import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Route } from '../http/route';
 import { route } from '../http/route';
-import { ApiError, builtInIssues, invalidParams } from '../http/errors';
-import { REST_PREFIX } from '../http/dispatch';
+import { ApiError } from '../http/errors';
+import { callRoute, parse, REST_PREFIX } from '../http/dispatch';
+import type { Services } from '../services';
 
 /** WordPress's default (`rest_get_max_batch_size`). */
 export const MAX_BATCH_REQUESTS = 25;
@@ -78,86 +79,89 @@ export function matchRoute(routes: Route[], method: string, path: string): { rou
 	return best && { route: best.route, params: best.params };
 }
 
-function check(schema: ZodType | undefined, input: unknown, where: string) {
-	if (!schema) return;
-	const value = input ?? {};
-	const result = schema.safeParse(value, builtInIssues);
-	if (!result.success) throw invalidParams(result.error, value, where);
+/** A request of the batch as it will run: its route, path parameters and query. */
+interface Prepared {
+	route: Route;
+	params: Record<string, string>;
+	query: Record<string, string | string[]>;
 }
 
 /**
  * What WordPress checks before it runs any request of a batch: the route exists, allows batching, and
- * its parameters are valid. Undefined when the request may run; the error otherwise.
+ * its parameters are valid. The error, or the request ready to run.
  */
-function validate(routes: Route[], request: BatchRequest): ApiError | undefined {
+function prepare(routes: Route[], request: BatchRequest): Prepared | ApiError {
 	const { path, query } = splitPath(request.path);
 	const match = matchRoute(routes, request.method, path);
 	if (!match) return new ApiError(404, 'No route was found matching the URL and request method.', 'rest_no_route');
 	if (!match.route.batch) return new ApiError(400, 'The requested route does not support batch requests.', 'rest_batch_not_allowed');
 	try {
-		check(match.route.params, match.params, 'path');
-		check(match.route.query, query, 'query');
-		check(match.route.body, request.body, 'body');
+		parse(match.route.params, match.params, 'path', false);
+		parse(match.route.query, query, 'query', false);
+		parse(match.route.body, request.body, 'body', false);
 	} catch (error) {
 		if (error instanceof ApiError) return error;
 		throw error;
 	}
-	return undefined;
+	return { ...match, query };
 }
 
 /** Headers a request of the batch may not set: the batch's caller and the transport decide them. */
 const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host', 'connection', 'transfer-encoding', 'keep-alive', 'expect', 'upgrade']);
-/** Transport headers of an answer, left out of its envelope (WordPress shows the headers the route set). */
-const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-/** Where this server listens, as the server itself can reach it. */
-function ownAddress(request: FastifyRequest): string {
-	const address = request.server.server.address();
-	if (!address || typeof address === 'string') throw new Error('the server is not listening on a TCP port');
-	const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
-	return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+/** What an HTTP request can carry: a header name is a token, a value has no line break or NUL. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BAD_HEADER_VALUE = /[\r\n\0]/;
+
+/** The reply a request of the batch answers on: the status, headers and body a route sets on it. */
+class BatchReply {
+	statusCode = 200;
+	headers: Record<string, string> = {};
+	payload: unknown;
+
+	code(status: number) {
+		this.statusCode = status;
+		return this;
+	}
+
+	header(name: string, value: unknown) {
+		this.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+		return this;
+	}
+
+	send(payload: unknown) {
+		this.payload = payload;
+		return this;
+	}
 }
 
 /**
- * Runs one request of the batch through the server itself, over HTTP on its own address, as the
- * batch's caller (same `Authorization`): it is authenticated, validated and answered exactly as on
- * its own. (Fastify's `inject` would save the round trip, but needs `require` of an ES module that
- * Node 20 before 20.19 cannot load.)
+ * Runs one request of the batch in process, the way the server runs a request on its own: as the
+ * batch's caller (same `Authorization`), through the route's auth, validation and handler.
  */
-async function run(request: FastifyRequest, item: BatchRequest): Promise<Envelope> {
+async function run(services: Services, batch: FastifyRequest, item: BatchRequest, { route, params, query }: Prepared): Promise<Envelope> {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(item.headers ?? {})) {
-		if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+		if (RESERVED_HEADERS.has(name.toLowerCase())) continue;
+		const text = Array.isArray(value) ? value.join(', ') : value;
+		if (!HEADER_NAME.test(name) || BAD_HEADER_VALUE.test(text)) {
+			return errorEnvelope(new ApiError(400, `Could not parse the request: header ${JSON.stringify(name)} cannot be sent over HTTP`, 'parse_path_failed'));
+		}
+		headers[name.toLowerCase()] = text.trim();
 	}
-	if (request.headers.authorization) headers.authorization = request.headers.authorization;
+	if (batch.headers.authorization) headers.authorization = batch.headers.authorization;
 	if (item.body !== undefined) headers['content-type'] = 'application/json';
-	let res: Response;
+	const request = { method: item.method, url: REST_PREFIX + item.path.split('#')[0], headers, params, query, body: item.body, log: batch.log };
+	const reply = new BatchReply();
 	try {
-		res = await fetch(`${ownAddress(request)}${REST_PREFIX}${item.path.startsWith('/') ? '' : '/'}${item.path}`, {
-			method: item.method,
-			headers,
-			body: item.body === undefined ? undefined : JSON.stringify(item.body),
-			redirect: 'manual',
-		});
+		const data = await callRoute(route, services, request as unknown as FastifyRequest, reply as unknown as FastifyReply, false);
+		return { body: (data === reply ? reply.payload : data) ?? null, status: reply.statusCode, headers: reply.headers };
 	} catch (error) {
-		// A path fetch cannot put in a URL, or a header value it refuses.
-		// (By name: under a test runner fetch's TypeError is another realm's class.)
-		const { name, message } = error as Error;
-		if (name === 'TypeError') return errorEnvelope(new ApiError(400, `Could not parse the request: ${message}`, 'parse_path_failed'));
-		throw error;
+		if (error instanceof ApiError) return errorEnvelope(error);
+		// As the server answers a crash: logged, and a 500 that says nothing more.
+		batch.log.error({ err: error }, 'request failed');
+		return errorEnvelope(new ApiError(500, 'internal server error', 'internal_error'));
 	}
-	const text = await res.text();
-	let body: unknown = text;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		/* not JSON: keep the text */
-	}
-	const answerHeaders: Record<string, string> = {};
-	res.headers.forEach((value, name) => {
-		if (!TRANSPORT_HEADERS.has(name)) answerHeaders[name] = value;
-	});
-	return { body, status: res.status, headers: answerHeaders };
 }
 
 /** `POST /batch/v1`; `routes` gives the table the requests are matched against. */
@@ -169,18 +173,18 @@ export function batchRoutes(routes: () => Route[]): Route[] {
 			auth: 'site',
 			summary: 'Run up to 25 requests to batch-capable routes in one call; answers 207 with one response per request',
 			body: batchBody,
-			handler: async ({ body, request, reply }) => {
-				const checks = body.requests.map((item) => validate(routes(), item));
+			handler: async ({ services, body, request, reply }) => {
+				const checks = body.requests.map((item) => prepare(routes(), item));
 				reply.code(207);
-				if (body.validation === 'require-all-validate' && checks.some(Boolean)) {
+				if (body.validation === 'require-all-validate' && checks.some((check) => check instanceof ApiError)) {
 					// Nothing runs: the invalid requests get their error, the others null.
-					return { failed: 'validation', responses: checks.map((error) => (error ? errorEnvelope(error) : null)) };
+					return { failed: 'validation', responses: checks.map((check) => (check instanceof ApiError ? errorEnvelope(check) : null)) };
 				}
 				const responses: Envelope[] = [];
 				// One after the other, in order: a later request may read what an earlier one wrote.
 				for (const [i, item] of body.requests.entries()) {
-					const error = checks[i];
-					responses.push(error ? errorEnvelope(error) : await run(request, item));
+					const check = checks[i];
+					responses.push(check instanceof ApiError ? errorEnvelope(check) : await run(services, request, item, check));
 				}
 				return { responses };
 			},

@@ -2,15 +2,55 @@ import type { Db } from './db';
 import type { DeviceRow } from './types';
 import { hashSecret, sameDigest } from '../security';
 
-export class DevicesRepo {
+/**
+ * Every gateway request reads its device (by token, then again in the sending transaction): the
+ * devices read by id and token are kept in memory. Only this repository writes devices, and each
+ * write drops what it changes; a row read inside a transaction is not kept, since the transaction
+ * may still roll back, while one already kept is committed and, unless written since, current.
+ */
+class DeviceCache {
+	private byId = new Map<string, DeviceRow>();
+	private idByDigest = new Map<string, string>();
+
 	constructor(private db: Db) {}
+
+	get(id: string): DeviceRow | undefined {
+		return this.byId.get(id);
+	}
+
+	idOf(digest: string): string | undefined {
+		return this.idByDigest.get(digest);
+	}
+
+	keep(row: DeviceRow | undefined): DeviceRow | undefined {
+		if (row && !this.db.inTransaction) {
+			// Shared by every reader from now on: nobody may change it in place.
+			this.byId.set(row.id, Object.freeze(row));
+			this.idByDigest.set(row.token_hash, row.id);
+		}
+		return row;
+	}
+
+	drop(id: string) {
+		const row = this.byId.get(id);
+		if (row) this.idByDigest.delete(row.token_hash);
+		this.byId.delete(id);
+	}
+}
+
+export class DevicesRepo {
+	private cache: DeviceCache;
+
+	constructor(private db: Db) {
+		this.cache = new DeviceCache(db);
+	}
 
 	private one(sql: string, ...args: unknown[]): DeviceRow | undefined {
 		return this.db.prepare(sql).get(...args) as DeviceRow | undefined;
 	}
 
 	byId(id: string) {
-		return this.one('SELECT * FROM devices WHERE id = ?', id);
+		return this.cache.get(id) ?? this.cache.keep(this.one('SELECT * FROM devices WHERE id = ?', id));
 	}
 
 	byName(name: string) {
@@ -19,7 +59,8 @@ export class DevicesRepo {
 
 	byToken(token: string): DeviceRow | undefined {
 		const digest = hashSecret(token);
-		const device = this.one('SELECT * FROM devices WHERE token_hash = ?', digest);
+		const id = this.cache.idOf(digest);
+		const device = id ? this.byId(id) : this.cache.keep(this.one('SELECT * FROM devices WHERE token_hash = ?', digest));
 		return device && sameDigest(device.token_hash, digest) ? device : undefined;
 	}
 
@@ -47,6 +88,7 @@ export class DevicesRepo {
 	update(id: string, changes: Partial<Omit<DeviceRow, 'id'>>): DeviceRow {
 		const keys = Object.keys(changes);
 		if (keys.length) {
+			this.cache.drop(id);
 			this.db
 				.prepare(`UPDATE devices SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`)
 				.run({ ...changes, id });
@@ -56,6 +98,7 @@ export class DevicesRepo {
 
 	/** Deletes the device; its messages, chats and webhooks go by cascade, its media files here. */
 	delete(id: string) {
+		this.cache.drop(id);
 		this.db.transaction(() => {
 			const files = this.db
 				.prepare('SELECT DISTINCT file_id AS id FROM messages WHERE device_id = ? AND file_id IS NOT NULL')

@@ -6,7 +6,7 @@ import type { ContentRow } from '../../store/types';
 import { wholeSeconds } from './dates';
 import { contextParam, type ItemBody, itemBody, wpInt } from './params';
 import { pathId } from './query';
-import { checkReadRevisions, getParent } from './revisions';
+import { readableParent } from './revisions';
 import type { PostType } from './types';
 import { revisionView, viewEnv } from './views';
 import { checkUpdate, contentEnv, getItem, type WriteEnv, writeItem } from './write';
@@ -60,10 +60,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			params: z.object({ id: z.string() }),
 			query: phpQuery({ parent: wpInt().optional(), context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
-				const id = pathId(request, params.id);
-				contentEnv(services, user, def);
-				const parent = getParent(services, def, id);
-				checkReadRevisions(user, def, parent, 'autosaves');
+				const parent = readableParent(services, user, def, pathId(request, params.id), 'autosaves');
 				const view = viewEnv(services, user, def, query.context);
 				return services.store.content
 					.revisions(parent.id)
@@ -103,9 +100,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const parentId = pathId(request, params.parent);
 				const id = pathId(request, params.id);
-				contentEnv(services, user, def);
-				const parent = getParent(services, def, parentId);
-				checkReadRevisions(user, def, parent);
+				const parent = readableParent(services, user, def, parentId);
 				const autosave = services.store.content.get(id);
 				if (!autosave || autosave.type !== 'revision' || autosave.parent !== parent.id || autosave.slug !== autosaveSlug(parent.id)) {
 					throw notFound('There is no autosave revision for this post.', 'rest_post_no_autosave');

@@ -32,26 +32,33 @@ export function canRead(user: UserRow | null, def: PostType, row: ContentRow): b
 	return canEdit(user, def, row);
 }
 
-export function canEdit(user: UserRow | null, def: PostType, row: ContentRow): boolean {
+/** `edit_post` and `delete_post`, which WordPress maps alike, each onto its own set of capabilities. */
+function mayChange(action: 'edit' | 'delete', user: UserRow | null, def: PostType, row: ContentRow): boolean {
 	const caps = def.caps;
-	if (isOwn(user, row)) return can(user, published(row) ? caps.edit_published_posts : caps.edit_posts);
-	if (!can(user, caps.edit_others_posts)) return false;
-	if (row.status === 'publish' || row.status === 'future') return can(user, caps.edit_published_posts);
-	if (row.status === 'private') return can(user, caps.edit_private_posts);
+	if (isOwn(user, row)) return can(user, published(row) ? caps[`${action}_published_posts`] : caps[`${action}_posts`]);
+	if (!can(user, caps[`${action}_others_posts`])) return false;
+	if (row.status === 'publish' || row.status === 'future') return can(user, caps[`${action}_published_posts`]);
+	if (row.status === 'private') return can(user, caps[`${action}_private_posts`]);
 	return true;
 }
 
-export function canDelete(user: UserRow | null, def: PostType, row: ContentRow): boolean {
-	const caps = def.caps;
-	if (isOwn(user, row)) return can(user, published(row) ? caps.delete_published_posts : caps.delete_posts);
-	if (!can(user, caps.delete_others_posts)) return false;
-	if (row.status === 'publish' || row.status === 'future') return can(user, caps.delete_published_posts);
-	if (row.status === 'private') return can(user, caps.delete_private_posts);
-	return true;
-}
+export const canEdit = (user: UserRow | null, def: PostType, row: ContentRow) => mayChange('edit', user, def, row);
+export const canDelete = (user: UserRow | null, def: PostType, row: ContentRow) => mayChange('delete', user, def, row);
 
 /** Creating items of the type (WordPress's `create_posts`, which is `edit_posts`). */
 export const canCreate = (user: UserRow | null, def: PostType) => can(user, def.caps.edit_posts);
+
+/** `context=edit` on a collection is for whoever may create items of the type. */
+export function checkListContext(user: UserRow | null, def: PostType, context: string) {
+	if (context === 'edit' && !canCreate(user, def)) {
+		throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+	}
+}
+
+/** `context=edit` on an item is for whoever may edit it. */
+export function checkItemContext(user: UserRow | null, def: PostType, row: ContentRow, context: string) {
+	if (context === 'edit' && !canEdit(user, def, row)) throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+}
 
 /** Categories are managed by editors and administrators (WordPress's `manage_categories`). */
 export const canManageTerms = (user: UserRow | null) => can(user, 'edit_others_posts');

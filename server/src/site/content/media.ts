@@ -7,14 +7,14 @@ import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
-import { canCreate, canEdit, canRead, denied, readableSql } from './capabilities';
+import { canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
 import { imageSize } from './image-size';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
 import { PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
-import { collectionUrl, contentView, inContext, itemUrl, permalink, type ViewEnv, viewEnv } from './views';
+import { ALL, alternateLink, collectionUrl, type ContextTable, contentView, EDIT, inContext, itemUrl, POST_FIELDS, rawRendered, VIEW_EDIT, type ViewEnv, viewEnv } from './views';
 import { checkUpdate, contentEnv, deleteItem, getItem, invalidParam, type WriteEnv, writeItem } from './write';
 
 /**
@@ -183,32 +183,17 @@ function mimeSql(params: MediaParams): Sql | undefined {
 	return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
 }
 
+/** The fields a media item shares with posts, taken from the post view (and shown in the same contexts). */
+const SHARED = [
+	'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author',
+	'featured_media', 'comment_status', 'ping_status', 'template', 'meta', 'permalink_template', 'generated_slug',
+] as const;
+
 /** Which contexts show each field of a media item (WordPress's attachment schema). */
-const ALL = ['view', 'embed', 'edit'] as const;
-const VIEW_EDIT = ['view', 'edit'] as const;
-const EDIT = ['edit'] as const;
-const MEDIA_FIELDS = {
-	id: ALL,
-	date: ALL,
-	date_gmt: VIEW_EDIT,
-	guid: { self: VIEW_EDIT, fields: { rendered: VIEW_EDIT, raw: EDIT } },
-	modified: VIEW_EDIT,
-	modified_gmt: VIEW_EDIT,
-	slug: ALL,
-	status: VIEW_EDIT,
-	type: ALL,
-	link: ALL,
-	title: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
-	author: ALL,
-	featured_media: ALL,
-	comment_status: VIEW_EDIT,
-	ping_status: VIEW_EDIT,
-	template: VIEW_EDIT,
-	meta: EDIT,
-	permalink_template: EDIT,
-	generated_slug: EDIT,
-	description: { self: VIEW_EDIT, fields: { raw: EDIT, rendered: VIEW_EDIT } },
-	caption: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
+const MEDIA_FIELDS: ContextTable = {
+	...Object.fromEntries(SHARED.map((key) => [key, POST_FIELDS[key]])),
+	description: rawRendered(VIEW_EDIT),
+	caption: rawRendered(ALL),
 	alt_text: ALL,
 	media_type: ALL,
 	mime_type: ALL,
@@ -217,12 +202,6 @@ const MEDIA_FIELDS = {
 	source_url: ALL,
 	missing_image_sizes: EDIT,
 };
-
-/** The fields a media item shares with posts, taken from the post view. */
-const SHARED = [
-	'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author',
-	'featured_media', 'comment_status', 'ping_status', 'template', 'meta', 'permalink_template', 'generated_slug',
-] as const;
 
 /** A media item as the routes answer it, in the env's context. */
 export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown> {
@@ -298,9 +277,7 @@ export const mediaRoutes: Route[] = [
 			const params = query as MediaParams;
 			const env = contentEnv(services, user, MEDIA);
 			checkStatuses(user, MEDIA, params.status, 'inherit');
-			if (params.context === 'edit' && !canCreate(user, MEDIA)) {
-				throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
-			}
+			checkListContext(user, MEDIA, params.context);
 			checkOrderby(params);
 			const where = collectionWhere(services, user, MEDIA, params, env.zone, readableMediaSql(user));
 			if (params.parent.length) where.addSql(inList('c.parent', params.parent));
@@ -369,11 +346,9 @@ export const mediaRoutes: Route[] = [
 			const id = pathId(request, params.id);
 			contentEnv(services, user, MEDIA);
 			const row = getItem(services, MEDIA, id);
-			if (query.context === 'edit' && !canEdit(user, MEDIA, row)) {
-				throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
-			}
+			checkItemContext(user, MEDIA, row, query.context);
 			if (!canReadMedia(services, user, row)) throw denied(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
-			reply.header('Link', `<${permalink(services, MEDIA, row.id)}>; rel="alternate"; type=text/html`);
+			reply.header('Link', alternateLink(services, MEDIA, row.id));
 			return mediaView(viewEnv(services, user, MEDIA, query.context), row);
 		},
 	}),

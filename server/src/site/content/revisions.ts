@@ -12,15 +12,23 @@ import { itemUrl, revisionView, viewEnv } from './views';
 import { contentEnv } from './write';
 
 /** The post or page a revision route names; WordPress's 404 `rest_post_invalid_parent` otherwise. */
-export function getParent(services: Services, def: PostType, id: number): ContentRow {
+function getParent(services: Services, def: PostType, id: number): ContentRow {
 	const row = id > 0 ? services.store.content.get(id) : undefined;
 	if (!row || row.type !== def.type) throw notFound('Invalid post parent ID.', 'rest_post_invalid_parent');
 	return row;
 }
 
 /** Revisions (and autosaves) are read by whoever may edit their post. */
-export function checkReadRevisions(user: UserRow | null, def: PostType, parent: ContentRow, what = 'revisions') {
+function checkReadRevisions(user: UserRow | null, def: PostType, parent: ContentRow, what = 'revisions') {
 	if (!canEdit(user, def, parent)) throw denied(user, 'rest_cannot_read', `Sorry, you are not allowed to view ${what} of this post.`);
+}
+
+/** The post a revision (or autosave) route reads from, once the caller may read its `what`. */
+export function readableParent(services: Services, user: UserRow | null, def: PostType, parentId: number, what?: string): ContentRow {
+	contentEnv(services, user, def);
+	const parent = getParent(services, def, parentId);
+	checkReadRevisions(user, def, parent, what);
+	return parent;
 }
 
 /** A revision of `parent` by id: 404 `rest_post_invalid_id` for no revision, `rest_revision_parent_id_mismatch` for another post's. */
@@ -64,10 +72,7 @@ export function revisionRoutes(def: PostType): Route[] {
 				orderby: z.enum(REVISION_ORDERBY).default('date'),
 			}),
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {
-				const parentId = pathId(request, params.parent);
-				contentEnv(services, user, def);
-				const parent = getParent(services, def, parentId);
-				checkReadRevisions(user, def, parent);
+				const parent = readableParent(services, user, def, pathId(request, params.parent));
 				checkOrderby(query);
 				const where = new Where().add("c.type = 'revision'").add('c.parent = ?', parent.id);
 				const search = query.search?.trim() ? searchSql(query.search, [], false) : undefined;
@@ -105,9 +110,7 @@ export function revisionRoutes(def: PostType): Route[] {
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const parentId = pathId(request, params.parent);
 				const id = pathId(request, params.id);
-				contentEnv(services, user, def);
-				const parent = getParent(services, def, parentId);
-				checkReadRevisions(user, def, parent);
+				const parent = readableParent(services, user, def, parentId);
 				return revisionView(viewEnv(services, user, def, query.context), getRevision(services, parent, id));
 			},
 		}),

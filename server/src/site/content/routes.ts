@@ -3,11 +3,11 @@ import { ApiError } from '../../http/errors';
 import { phpQuery } from '../../http/query';
 import { type Method, type Route, route } from '../../http/route';
 import { hashSecret, sameDigest } from '../../security';
-import { canCreate, canEdit, canRead, denied } from './capabilities';
+import { canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, pagingHeaders, pathId, runCollection } from './query';
 import type { PostType } from './types';
-import { collectionUrl, contentView, itemUrl, permalink, viewEnv } from './views';
+import { alternateLink, collectionUrl, contentView, itemUrl, viewEnv } from './views';
 import { checkCreate, checkUpdate, contentEnv, deleteItem, getItem, writeItem } from './write';
 
 const idParams = z.object({ id: z.string() });
@@ -57,9 +57,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 				const params = query as CollectionParams;
 				const env = contentEnv(services, user, def);
 				checkStatuses(user, def, params.status);
-				if (params.context === 'edit' && !canCreate(user, def)) {
-					throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
-				}
+				checkListContext(user, def, params.context);
 				checkOrderby(params);
 				const page = runCollection(services, def, collectionWhere(services, user, def, params, env.zone), params);
 				pagingHeaders(reply, request, collectionUrl(services, def), page.page, page.total, page.totalPages);
@@ -96,14 +94,12 @@ export function postTypeRoutes(def: PostType): Route[] {
 				const id = pathId(request, params.id);
 				contentEnv(services, user, def);
 				const row = getItem(services, def, id);
-				if (query.context === 'edit' && !canEdit(user, def, row)) {
-					throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
-				}
+				checkItemContext(user, def, row, query.context);
 				if (query.password && !samePassword(query.password, row.password)) {
 					throw new ApiError(403, 'Incorrect post password.', 'rest_post_incorrect_password');
 				}
 				if (!canRead(user, def, row)) throw denied(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
-				reply.header('Link', `<${permalink(services, def, row.id)}>; rel="alternate"; type=text/html`);
+				reply.header('Link', alternateLink(services, def, row.id));
 				const view = viewEnv(services, user, def, query.context, { password: query.password, excerptLength: query.excerpt_length });
 				return contentView(view, row);
 			},

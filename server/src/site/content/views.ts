@@ -33,19 +33,25 @@ export const collectionUrl = (services: Services, def: PostType) => `${restBase(
 /** Plain permalinks (`?p=1`, `?page_id=2`): the site has no rewrite rules. */
 export const permalink = (services: Services, def: PostType, id: number) => `${services.baseUrl}/?${def.permalinkKey}=${id}`;
 
+/** An item's `Link` header: its page on the site. */
+export const alternateLink = (services: Services, def: PostType, id: number) => `<${permalink(services, def, id)}>; rel="alternate"; type=text/html`;
+
 type Contexts = readonly Context[];
-const ALL: Contexts = ['view', 'embed', 'edit'];
-const VIEW_EDIT: Contexts = ['view', 'edit'];
-const EDIT: Contexts = ['edit'];
+export const ALL: Contexts = ['view', 'embed', 'edit'];
+export const VIEW_EDIT: Contexts = ['view', 'edit'];
+export const EDIT: Contexts = ['edit'];
 
 /** Which contexts show each field (and sub-field), as WordPress's item schemas say; `_links` always shows. */
-type ContextTable = Record<string, Contexts | { self: Contexts; fields: Record<string, Contexts> }>;
+export type ContextTable = Record<string, Contexts | { self: Contexts; fields: Record<string, Contexts> }>;
 
-const POST_FIELDS: ContextTable = {
+/** A `{ raw, rendered }` field shown in these contexts; `raw` in the edit context only. */
+export const rawRendered = (contexts: Contexts) => ({ self: contexts, fields: { raw: EDIT, rendered: contexts } });
+
+export const POST_FIELDS: ContextTable = {
 	id: ALL,
 	date: ALL,
 	date_gmt: VIEW_EDIT,
-	guid: { self: VIEW_EDIT, fields: { rendered: VIEW_EDIT, raw: EDIT } },
+	guid: rawRendered(VIEW_EDIT),
 	modified: VIEW_EDIT,
 	modified_gmt: VIEW_EDIT,
 	password: EDIT,
@@ -53,7 +59,7 @@ const POST_FIELDS: ContextTable = {
 	status: VIEW_EDIT,
 	type: ALL,
 	link: ALL,
-	title: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
+	title: rawRendered(ALL),
 	content: { self: VIEW_EDIT, fields: { raw: EDIT, rendered: VIEW_EDIT, protected: VIEW_EDIT, block_version: EDIT } },
 	excerpt: { self: ALL, fields: { raw: EDIT, rendered: ALL, protected: ALL } },
 	author: ALL,
@@ -77,15 +83,15 @@ const REVISION_FIELDS: ContextTable = {
 	author: ALL,
 	date: ALL,
 	date_gmt: VIEW_EDIT,
-	guid: { self: VIEW_EDIT, fields: { rendered: VIEW_EDIT, raw: EDIT } },
+	guid: rawRendered(VIEW_EDIT),
 	id: ALL,
 	modified: VIEW_EDIT,
 	modified_gmt: VIEW_EDIT,
 	parent: ALL,
 	slug: ALL,
-	title: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
-	content: { self: VIEW_EDIT, fields: { raw: EDIT, rendered: VIEW_EDIT } },
-	excerpt: { self: ALL, fields: { raw: EDIT, rendered: ALL } },
+	title: rawRendered(ALL),
+	content: rawRendered(VIEW_EDIT),
+	excerpt: rawRendered(ALL),
 	preview_link: EDIT,
 };
 
