@@ -61,8 +61,12 @@ export async function sendMessage(
 	message: Omit<Draft, 'to' | 'quoted' | 'mentions' | 'forwarded' | 'track_source' | 'track_id' | 'readchat' | 'readmessages'>,
 ) {
 	const { services } = ctx;
+	// Field by field: an object spread here builds a slow object, a cost on every send.
 	const draft: Draft = {
-		...message,
+		type: message.type,
+		text: message.text,
+		file: message.file,
+		content: message.content,
 		to: typeof to === 'string' ? recipientOf(to) : to,
 		quoted: common.replyid,
 		mentions: mentionList(common.mentions),

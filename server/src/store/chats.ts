@@ -17,27 +17,26 @@ export class ChatsRepo {
 			.get(`r${randomId(6)}`, deviceId, chat.chatid, chat.name, chat.isGroup ? 1 : 0) as ChatRow;
 	}
 
-	/** Records a message in its chat, creating the chat on first contact. Returns the chat and whether it is new. */
+	/** Records a message in its chat, creating the chat on first contact; answers the chat when it is new. */
 	touch(
 		deviceId: string,
 		chat: { chatid: string; name: string; isGroup: boolean },
 		message: { timestamp: number; type: string; unread: boolean },
-	): { chat: ChatRow; created: boolean } {
+	): ChatRow | undefined {
 		// One statement for a chat that exists (the usual case), a second to create it on first contact.
-		const updated = this.db
+		const { changes } = this.db
 			.prepare(
 				`UPDATE chats SET unread = unread + ?, last_msg_ts = max(last_msg_ts, ?), last_msg_type = ?,
-				 name = CASE WHEN name = '' THEN ? ELSE name END, archived = 0 WHERE device_id = ? AND chatid = ? RETURNING *`,
+				 name = CASE WHEN name = '' THEN ? ELSE name END, archived = 0 WHERE device_id = ? AND chatid = ?`,
 			)
-			.get(message.unread ? 1 : 0, message.timestamp, message.type, chat.name, deviceId, chat.chatid) as ChatRow | undefined;
-		if (updated) return { chat: updated, created: false };
-		const created = this.db
+			.run(message.unread ? 1 : 0, message.timestamp, message.type, chat.name, deviceId, chat.chatid);
+		if (changes) return undefined;
+		return this.db
 			.prepare(
 				`INSERT INTO chats (id, device_id, chatid, name, is_group, unread, last_msg_ts, last_msg_type)
 				 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
 			)
 			.get(`r${randomId(6)}`, deviceId, chat.chatid, chat.name, chat.isGroup ? 1 : 0, message.unread ? 1 : 0, message.timestamp, message.type) as ChatRow;
-		return { chat: created, created: true };
 	}
 
 	markRead(deviceId: string, chatid: string) {

@@ -54,8 +54,12 @@ export class Events {
 		private onQueued: () => void,
 	) {}
 
+	/** `data` may be a function: it is then built only when some subscription is there to receive it. */
 	emit(device: DeviceRow, event: EventName, data: unknown) {
-		const subs = this.store.webhooks.enabledOf(device.id).filter((sub) => wants(sub, event, data));
+		const enabled = this.store.webhooks.enabledOf(device.id);
+		if (!enabled.length) return;
+		if (typeof data === 'function') data = data();
+		const subs = enabled.filter((sub) => wants(sub, event, data));
 		if (!subs.length) return;
 		const now = Date.now();
 		const id = `evt_${randomId(12)}`;
