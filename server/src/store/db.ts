@@ -25,13 +25,15 @@ export function openDb(data: string): Db {
 	db.pragma('foreign_keys = ON');
 	// Another process (`wdm-server users create`) may write while the server runs.
 	db.pragma('busy_timeout = 5000');
-	const applied = db.pragma('user_version', { simple: true }) as number;
-	for (let i = applied; i < migrations.length; i++) {
-		db.transaction(() => {
+	// IMMEDIATE, and the version read inside: of two processes opening a new store at once (a server and
+	// `wdm-server users create`), one migrates and the other then finds nothing left to do.
+	db.transaction(() => {
+		const applied = db.pragma('user_version', { simple: true }) as number;
+		for (let i = applied; i < migrations.length; i++) {
 			db.exec(migrations[i]);
 			db.pragma(`user_version = ${i + 1}`);
-		})();
-	}
+		}
+	}).immediate();
 	return db;
 }
 

@@ -32,13 +32,17 @@ export class Store {
 	readonly content: ContentRepo;
 	readonly terms: TermsRepo;
 	readonly attachments: AttachmentsRepo;
-	/** One transaction wrapper for every `tx`: better-sqlite3 builds a new one (with its variants) per `transaction()` call. */
+	/**
+	 * One transaction wrapper for every `tx`: better-sqlite3 builds a new one (with its variants) per
+	 * `transaction()` call. IMMEDIATE: the write lock is taken at BEGIN, so a transaction that reads and
+	 * then writes waits (busy_timeout) for another process's writer instead of failing on the upgrade.
+	 */
 	private readonly inTx: <T>(fn: () => T) => T;
 	/** Units waiting for the next group commit (see `txShared`). */
 	private queued: { fn: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
 
 	constructor(readonly db: Db) {
-		this.inTx = db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
+		this.inTx = db.transaction((fn: () => unknown) => fn()).immediate as <T>(fn: () => T) => T;
 		this.meta = new MetaRepo(db);
 		this.users = new UsersRepo(db);
 		this.devices = new DevicesRepo(db);
