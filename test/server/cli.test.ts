@@ -11,6 +11,10 @@ import { eventually, tempDataDir as newDataDir } from '../helpers/server';
  * a directory of its own so that it neither races with nor is disturbed by other builds of `server/dist`.
  */
 
+// Real processes start and stop here: on a machine busy with the other suites (the e2e test's n8n above
+// all) that takes longer than the default timeout.
+jest.setTimeout(60_000);
+
 const ROOT = path.resolve(__dirname, '../..');
 let build: string;
 let MAIN: string;
@@ -81,9 +85,21 @@ async function run(args: string[], extraEnv: Record<string, string> = {}) {
 	});
 }
 
+/** SIGTERM, then the exit; a server that has not exited after 30 s is killed and the test fails with its output. */
 async function stop(server: Running) {
 	if (server.proc.exitCode === null) server.proc.kill('SIGTERM');
-	return server.exited;
+	let timer: NodeJS.Timeout | undefined;
+	const late = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => {
+			server.proc.kill('SIGKILL');
+			reject(new Error(`the server did not exit within 30 s of SIGTERM; its output:\n${server.output()}`));
+		}, 30_000);
+	});
+	try {
+		return await Promise.race([server.exited, late]);
+	} finally {
+		clearTimeout(timer);
+	}
 }
 
 const KEY_LINE = /API key \(gateway, Bearer\): +(\S+)/;
