@@ -56,5 +56,15 @@ export async function startApp(config: Config): Promise<App> {
 	const url = `http://${host}:${port}`;
 	services.baseUrl = (config.publicUrl ?? url).replace(/\/$/, '');
 	services.start();
-	return { app, services, url, admin, close: () => app.close() };
+	// In-flight requests may finish, up to the grace period: a client that stops sending (or reading) would
+	// otherwise hold the shutdown open for ever.
+	const close = async () => {
+		const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs).unref();
+		try {
+			await app.close();
+		} finally {
+			clearTimeout(cut);
+		}
+	};
+	return { app, services, url, admin, close };
 }

@@ -29,6 +29,8 @@ export const configSchema = z.object({
 	webhookBackoffMs: z.coerce.number().int().min(1).default(2000),
 	webhookMaxBackoffMs: z.coerce.number().int().min(1).default(15 * 60 * 1000),
 	webhookTimeoutMs: z.coerce.number().int().min(100).default(10000),
+	/** How long a shutdown waits for requests in flight; then their connections are cut (a client may never finish). */
+	shutdownGraceMs: z.coerce.number().int().min(0).default(10000),
 	/** API key of the bootstrap `admin` user on an empty store, instead of a random one. */
 	adminKey: z.string().min(16).optional(),
 	/** Site application password of the bootstrap `admin` user on an empty store, instead of a random one. */

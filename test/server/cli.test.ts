@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -106,8 +107,11 @@ const KEY_LINE = /API key \(gateway, Bearer\): +(\S+)/;
 const APP_PASSWORD_LINE = /application password \(site, Basic\): (\S+) \/ ([A-Za-z0-9 ]+)\n/;
 
 /** Signs in to the site with an application password: what the site says about the current user's rights. */
-const site = (url: string, user: string, password: string) =>
-	fetch(`${url}/wp-json/`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+const site = async (url: string, user: string, password: string) => {
+	const res = await fetch(`${url}/wp-json/`, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+	await res.arrayBuffer(); // read to the end: an answer left unread holds its connection open
+	return res;
+};
 
 const get = (url: string, key: string) => fetch(`${url}/wp-json/wdm/v1/devices`, { headers: { authorization: `Bearer ${key}` } });
 
@@ -377,10 +381,28 @@ describe('signals', () => {
 	test('SIGTERM shuts down cleanly with exit code 0 and frees the port', async () => {
 		const server = await start(['--data', tempDataDir()]);
 		const port = new URL(server.url).port;
-		expect((await fetch(`${server.url}/wp-json/`)).status).toBe(200);
+		const index = await fetch(`${server.url}/wp-json/`);
+		expect(index.status).toBe(200);
+		await index.arrayBuffer();
 		server.proc.kill('SIGTERM');
 		expect(await server.exited).toEqual({ code: 0, signal: null });
 		await expect(fetch(`http://127.0.0.1:${port}/wp-json/`)).rejects.toThrow();
+	});
+
+	test('a client that never finishes its request holds the shutdown for the grace period only', async () => {
+		const server = await start(['--data', ':memory:', '--shutdown-grace-ms', '300']);
+		const url = new URL(server.url);
+		const socket = net.connect(Number(url.port), url.hostname);
+		socket.on('error', () => {});
+		await new Promise((resolve) => socket.once('connect', resolve));
+		// Headers and the start of a body that never comes: the request stays in flight.
+		socket.write('POST /wp-json/wdm/v1/devices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na');
+		await new Promise((r) => setTimeout(r, 100));
+		const signalled = Date.now();
+		server.proc.kill('SIGTERM');
+		expect(await server.exited).toEqual({ code: 0, signal: null });
+		expect(Date.now() - signalled).toBeGreaterThanOrEqual(300);
+		socket.destroy();
 	});
 
 	test('SIGINT too', async () => {
