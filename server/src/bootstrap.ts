@@ -13,6 +13,6 @@ export function ensureAdmin(store: Store, given: Partial<AdminAccess> = {}): Adm
 	if (store.users.count() > 0) return undefined;
 	return store.tx(() => {
 		const { user, apiKey } = store.users.create('admin', given.apiKey, 'administrator');
-		return { apiKey, appPassword: store.users.addAppPassword(user.id, 'wdm-server', given.appPassword).password };
+		return { apiKey, appPassword: store.users.addAppPassword(user.id, 'wdm-server', given.appPassword) };
 	});
 }

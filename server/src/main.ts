@@ -70,7 +70,7 @@ function createUser(name: string | undefined, role: string | undefined, config: 
 	const lines = withStore(config, (store) => {
 		if (store.users.byName(name)) throw new Error(`user "${name}" already exists`);
 		const { user, apiKey } = store.users.create(name, undefined, siteRole.data);
-		return credentialLines(name, { apiKey, appPassword: store.users.addAppPassword(user.id, 'wdm-server').password });
+		return credentialLines(name, { apiKey, appPassword: store.users.addAppPassword(user.id, 'wdm-server') });
 	});
 	console.log([`Created user "${name}" (site role ${siteRole.data}). Its credentials are shown only now:`, ...lines].join('\n'));
 }
@@ -79,7 +79,7 @@ function newAppPassword(name: string | undefined, config: Config) {
 	const lines = withStore(config, (store) => {
 		const user = name ? store.users.byName(name) : undefined;
 		if (!user) throw new Error(`users password NAME: no user "${name ?? ''}"`);
-		return credentialLines(user.name, { appPassword: store.users.addAppPassword(user.id, 'wdm-server').password });
+		return credentialLines(user.name, { appPassword: store.users.addAppPassword(user.id, 'wdm-server') });
 	});
 	console.log(['A new application password, shown only now:', ...lines].join('\n'));
 }

@@ -42,12 +42,11 @@ export class UsersRepo {
 	}
 
 	/** Issues an application password for the site; like the API key, it is shown once and stored as a digest. */
-	addAppPassword(userId: number, name: string, password = newAppPassword()): { row: AppPasswordRow; password: string } {
-		const uuid = crypto.randomUUID();
+	addAppPassword(userId: number, name: string, password = newAppPassword()): string {
 		this.db
 			.prepare('INSERT INTO app_passwords (uuid, user_id, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)')
-			.run(uuid, userId, name, hashSecret(normalisePassword(password)), Date.now());
-		return { row: this.db.prepare('SELECT * FROM app_passwords WHERE uuid = ?').get(uuid) as AppPasswordRow, password };
+			.run(crypto.randomUUID(), userId, name, hashSecret(normalisePassword(password)), Date.now());
+		return password;
 	}
 
 	/** The user whose application password this is, recording the use; undefined when either is wrong. */
