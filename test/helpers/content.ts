@@ -13,14 +13,17 @@ export interface SiteUser {
 
 export type SiteUsers = Record<'admin' | 'editor' | 'author' | 'author2' | 'contributor' | 'subscriber' | 'anonymous', SiteUser>;
 
+/** A new site user with a role and an application password, with the headers that sign it in. */
+export function siteUser(server: App, name: string, role: SiteRole): SiteUser {
+	const { user } = server.services.store.users.create(name, undefined, role);
+	const password = `${name} pass word 1234`;
+	server.services.store.users.addAppPassword(user.id, 'tests', password);
+	return { id: user.id, name, password, headers: { authorization: basicAuth(name, password) } };
+}
+
 /** A site user of each role (plus a second author), each with the headers that sign it in. */
 export function siteUsers(server: App): SiteUsers {
-	const make = (name: string, role: SiteRole): SiteUser => {
-		const { user } = server.services.store.users.create(name, undefined, role);
-		const password = `${name} pass word 1234`;
-		server.services.store.users.addAppPassword(user.id, 'tests', password);
-		return { id: user.id, name, password, headers: { authorization: basicAuth(name, password) } };
-	};
+	const make = (name: string, role: SiteRole) => siteUser(server, name, role);
 	const admin = server.services.store.users.byName('admin')!;
 	return {
 		admin: { id: admin.id, name: 'admin', password: ADMIN_APP_PASSWORD, headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) } },

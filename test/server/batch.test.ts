@@ -5,6 +5,7 @@ import { route } from '../../server/src/http/route';
 import { forbidden, notFound, unauthorized } from '../../server/src/http/errors';
 import { can } from '../../server/src/site/roles';
 import { matchRoute, MAX_BATCH_REQUESTS } from '../../server/src/site/batch';
+import { siteUser } from '../helpers/content';
 import { ADMIN_APP_PASSWORD, basicAuth, startServer, type Reply } from '../helpers/server';
 
 /**
@@ -62,10 +63,7 @@ let subscriberAuth: string;
 beforeAll(async () => {
 	routes.push(...testRoutes);
 	server = await startServer();
-	const { store } = server.services;
-	const { user } = store.users.create('reader', undefined, 'subscriber');
-	store.users.addAppPassword(user.id, 'x', 'reader pass word 1234');
-	subscriberAuth = basicAuth('reader', 'reader pass word 1234');
+	subscriberAuth = siteUser(server, 'reader', 'subscriber').headers.authorization;
 });
 afterAll(async () => {
 	await server.close();
@@ -309,9 +307,7 @@ describe('posts and pages', () => {
 	});
 
 	test('each post request has the rights of the caller; the routes next to them are not batch-capable', async () => {
-		const { store } = server.services;
-		const { user } = store.users.create('writer', undefined, 'contributor');
-		store.users.addAppPassword(user.id, 'x', 'writer pass word 1234');
+		const writer = siteUser(server, 'writer', 'contributor');
 		const res = await batch(
 			{
 				requests: [
@@ -321,10 +317,10 @@ describe('posts and pages', () => {
 					{ path: '/cms/v2/posts/1/autosaves', body: { title: 'Autosave' } },
 				],
 			},
-			basicAuth('writer', 'writer pass word 1234'),
+			writer.headers.authorization,
 		);
 		const [review, publish, page, autosave] = res.body.responses;
-		expect(review).toMatchObject({ status: 201, body: { status: 'pending', author: user.id } });
+		expect(review).toMatchObject({ status: 201, body: { status: 'pending', author: writer.id } });
 		expect(publish).toMatchObject({ status: 403, body: { code: 'rest_cannot_publish' } });
 		expect(page).toMatchObject({ status: 403, body: { code: 'rest_cannot_create' } });
 		expect(autosave).toMatchObject({ status: 400, body: { code: 'rest_batch_not_allowed' } });

@@ -1,6 +1,7 @@
 import type { App } from '../../server/src/app';
 import { SETTING_KEY } from '../../server/src/site/settings';
 import { ADMIN_APP_PASSWORD, basicAuth, expectWpError, readReply, startServer, type Reply } from '../helpers/server';
+import { siteUser } from '../helpers/content';
 
 /** `GET /oembed/1.0/embed` and `GET /oembed/1.0/proxy` over the site's own posts and pages. */
 
@@ -9,12 +10,7 @@ const admin = basicAuth('admin', ADMIN_APP_PASSWORD);
 let contributor: string;
 let subscriber: string;
 
-function signIn(name: string, role: 'contributor' | 'subscriber') {
-	const { store } = server.services;
-	const { user } = store.users.create(name, undefined, role);
-	store.users.addAppPassword(user.id, 'x', `${name} pass word 1234`);
-	return basicAuth(name, `${name} pass word 1234`);
-}
+const signIn = (name: string, role: 'contributor' | 'subscriber') => siteUser(server, name, role).headers.authorization;
 
 async function call(method: string, url: string, body?: unknown, authorization?: string): Promise<Reply> {
 	const headers: Record<string, string> = {};
