@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { dropFileIfUnused } from './files';
 import type { DeviceRow } from './types';
 import { hashSecret, sameDigest } from '../security';
 
@@ -105,8 +106,7 @@ export class DevicesRepo {
 				.all(id) as { id: string }[];
 			this.db.prepare('DELETE FROM devices WHERE id = ?').run(id);
 			// A file that the copy of a message on another device of this server points to stays.
-			const drop = this.db.prepare('DELETE FROM files WHERE id = ? AND NOT EXISTS (SELECT 1 FROM messages WHERE file_id = ?)');
-			for (const file of files) drop.run(file.id, file.id);
+			for (const file of files) dropFileIfUnused(this.db, file.id);
 		})();
 	}
 

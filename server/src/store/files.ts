@@ -2,6 +2,11 @@ import type { Db } from './db';
 import type { FileRow } from './types';
 import { randomId } from '../security';
 
+/** Removes a message's media file once no message shows it any more (copies on other devices may still). */
+export function dropFileIfUnused(db: Db, fileId: string) {
+	db.prepare('DELETE FROM files WHERE id = ? AND NOT EXISTS (SELECT 1 FROM messages WHERE file_id = ?)').run(fileId, fileId);
+}
+
 export class FilesRepo {
 	constructor(private db: Db) {}
 

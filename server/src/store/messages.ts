@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { dropFileIfUnused } from './files';
 import type { MessageRow } from './types';
 
 export type NewMessage = Omit<MessageRow, 'mentions' | 'content' | 'forwarded' | 'edited' | 'reaction' | 'reactions' | 'was_sent_by_api' | 'send_at' | 'pending' | 'sender_name' | 'quoted' | 'file_id' | 'mimetype' | 'file_name' | 'text' | 'track_source' | 'track_id'> &
@@ -75,7 +76,7 @@ export class MessagesRepo {
 
 	/** Removes a media file once no message shows it any more (after a delete for everyone). */
 	dropFileIfUnused(fileId: string) {
-		this.db.prepare('DELETE FROM files WHERE id = ? AND NOT EXISTS (SELECT 1 FROM messages WHERE file_id = ?)').run(fileId, fileId);
+		dropFileIfUnused(this.db, fileId);
 	}
 
 	/** Deletes a chat's messages on one device, and the media files no other message shows; returns how many went. */
