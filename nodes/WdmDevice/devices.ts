@@ -30,12 +30,22 @@ export const create: Operation = {
 	description: 'Create a device; the answer carries its instance token',
 	routing: gatewayRouting('POST', '/devices'),
 	fields: [
-		{ ...deviceField, routing: { send: { type: 'body', property: 'name' } }, description: 'Name of the new device: letters, digits, "-" or "_"' },
 		{
-			displayName: 'Options',
-			name: 'options',
+			// Not `device`: that names an existing device (and will be picked from a list).
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. shop',
+			description: 'Name of the new device: letters, digits, "-" or "_"',
+			routing: { send: { type: 'body', property: 'name' } },
+		},
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
 			type: 'collection',
-			placeholder: 'Add Option',
+			placeholder: 'Add Field',
 			default: {},
 			options: [
 				{
@@ -71,7 +81,7 @@ export const getQr: Operation = {
 			postReceive: [
 				unwrapData,
 				// The data URI stays in the JSON too (e.g. for an <img> in an e-mail): it is only a few KB.
-				base64ToBinary('qrcode', 'binaryPropertyName', { fileName: (d) => `${d.name}-qr.png`, keep: true }),
+				base64ToBinary('qrcode', 'outputPropertyName', { fileName: (d) => `${d.name}-qr.png`, keep: true }),
 			],
 		},
 	},
@@ -79,7 +89,7 @@ export const getQr: Operation = {
 		deviceField,
 		{
 			displayName: 'Put QR Image in Field',
-			name: 'binaryPropertyName',
+			name: 'outputPropertyName',
 			type: 'string',
 			required: true,
 			default: 'qr',

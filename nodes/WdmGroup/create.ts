@@ -1,6 +1,6 @@
 import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
-import { nameField, participantsField } from './fields';
+import { groupNameField, participantsField } from './fields';
 
 export const create: Operation = {
 	name: 'Create',
@@ -9,7 +9,7 @@ export const create: Operation = {
 	description: 'Create a group with the device as its super admin; numbers not on the network are reported in results',
 	routing: gatewayRouting('POST', '/group/create'),
 	fields: [
-		nameField('Group name, at most 100 characters'),
-		participantsField('Who to add besides the device: at least one'),
+		groupNameField,
+		participantsField,
 	],
 };

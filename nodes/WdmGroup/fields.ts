@@ -36,10 +36,21 @@ export const nameField = (description: string): INodeProperties => ({
 	routing: { send: { type: 'body', property: 'name' } },
 });
 
-/** A list of numbers a person fills in one by one, or maps from the input (one value, a comma-separated list or an array). */
-export function participantsField(description: string): INodeProperties {
-	return listField(
-		{ displayName: 'Participants', name: 'participants', item: 'Participant', description, bodyKey: 'participants' },
+/** The name of a group, as Create and Rename set it. */
+export const groupNameField = nameField('Group name, at most 100 characters');
+
+/**
+ * Numbers that Create and Update Participants act on, filled in one by one or mapped from the input
+ * (one value, a comma-separated list or an array). One declaration for both (see `operationProperties`).
+ */
+export const participantsField: INodeProperties = listField(
+	{
+		displayName: 'Participants',
+		name: 'participants',
+		item: 'Participant',
+		description: 'Numbers of the participants: on Create, who to add besides the device (at least one); to approve or reject, the numbers that asked to join',
+		bodyKey: 'participants',
+	},
 		{
 			displayName: 'Number',
 			name: 'number',
@@ -48,5 +59,4 @@ export function participantsField(description: string): INodeProperties {
 			placeholder: 'e.g. 5511999990001',
 			description: 'International number or JID; an expression may give several (an array, or separated by commas)',
 		},
-	);
-}
+);

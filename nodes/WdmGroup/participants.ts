@@ -25,6 +25,6 @@ export const updateParticipants: Operation = {
 			],
 			routing: { send: { type: 'body', property: 'action' } },
 		},
-		participantsField('The participants (or, to approve or reject, the numbers that asked to join)'),
+		participantsField,
 	],
 };

@@ -1,6 +1,6 @@
 import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
-import { groupJidField, nameField } from './fields';
+import { groupJidField, groupNameField } from './fields';
 
 export const updateAnnounce: Operation = {
 	name: 'Set Announce Mode',
@@ -66,5 +66,5 @@ export const updateName: Operation = {
 	action: 'Rename a group',
 	description: 'Change the group name (admins only while the group is locked)',
 	routing: gatewayRouting('POST', '/group/updateName'),
-	fields: [groupJidField, nameField('New name, at most 100 characters')],
+	fields: [groupJidField, groupNameField],
 };

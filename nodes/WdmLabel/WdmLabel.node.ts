@@ -3,7 +3,7 @@ import { gatewayRequestDefaults } from '../shared/gateway';
 import { operationProperties } from '../shared/operations';
 import { edit } from './edit';
 import { getMany } from './getMany';
-import { setChatLabels } from './setChatLabels';
+import { addChatLabel, removeChatLabel, setChatLabels } from './setChatLabels';
 
 export class WdmLabel implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,6 +20,6 @@ export class WdmLabel implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([getMany, setChatLabels, edit]),
+		properties: operationProperties([getMany, setChatLabels, addChatLabel, removeChatLabel, edit]),
 	};
 }

@@ -1,6 +1,7 @@
 import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
 import { labelColorOptions } from './colors';
+import { labelIdField } from './fields';
 
 export const edit: Operation = {
 	name: 'Edit',
@@ -9,16 +10,7 @@ export const edit: Operation = {
 	description: 'Rename or recolor a label, or delete it (it is then removed from every chat)',
 	routing: gatewayRouting('POST', '/label/edit'),
 	fields: [
-		{
-			displayName: 'Label ID',
-			name: 'labelId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 3',
-			description: 'ID of the label (see Get Many)',
-			routing: { send: { type: 'body', property: 'labelid' } },
-		},
+		labelIdField,
 		{
 			displayName: 'Change',
 			name: 'change',

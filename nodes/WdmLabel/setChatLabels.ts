@@ -1,29 +1,27 @@
 import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
 import { chatField } from '../WdmChat/fields';
+import { labelIdField } from './fields';
+
+/**
+ * `/chat/labels` takes exactly one of three modes: replace every label, add one, remove one. Each is
+ * an operation of its own, so that Label ID is one field for them and for Edit (see
+ * docs/decisions.md, "Nodes: one declaration per field").
+ */
+
+const chatToLabel = {
+	...chatField,
+	description: 'Chat to label: international number (country code first), a user JID (…@s.whatsapp.net) or a group JID (…@g.us)',
+};
 
 export const setChatLabels: Operation = {
 	name: 'Set Chat Labels',
 	value: 'setChatLabels',
 	action: 'Set the labels of a chat',
-	description: 'Replace all labels of a chat, or add or remove one',
+	description: 'Replace all labels of a chat: it gets exactly these labels, and an empty list removes them all',
 	routing: gatewayRouting('POST', '/chat/labels'),
 	fields: [
-		{
-			...chatField,
-			description: 'Chat to label: international number (country code first), a user JID (…@s.whatsapp.net) or a group JID (…@g.us)',
-		},
-		{
-			displayName: 'Mode',
-			name: 'mode',
-			type: 'options',
-			default: 'set',
-			options: [
-				{ name: 'Set All Labels', value: 'set', description: 'The chat gets exactly these labels; an empty list removes them all' },
-				{ name: 'Add One Label', value: 'add' },
-				{ name: 'Remove One Label', value: 'remove' },
-			],
-		},
+		chatToLabel,
 		{
 			displayName: 'Label IDs',
 			name: 'labelIds',
@@ -32,19 +30,25 @@ export const setChatLabels: Operation = {
 			default: [],
 			placeholder: 'e.g. 3',
 			description: 'IDs of the labels the chat gets (see Get Many); none removes every label',
-			displayOptions: { show: { mode: ['set'] } },
 			routing: { send: { type: 'body', property: 'labelids' } },
 		},
-		{
-			displayName: 'Label ID',
-			name: 'labelId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 3',
-			description: 'ID of the label to add or remove (see Get Many)',
-			displayOptions: { show: { mode: ['add', 'remove'] } },
-			routing: { send: { type: 'body', property: '={{$parameter.mode === "add" ? "add_labelid" : "remove_labelid"}}' } },
-		},
 	],
+};
+
+export const addChatLabel: Operation = {
+	name: 'Add Chat Label',
+	value: 'addChatLabel',
+	action: 'Add a label to a chat',
+	description: 'Add one label to a chat, keeping the others',
+	routing: gatewayRouting('POST', '/chat/labels'),
+	fields: [chatToLabel, labelIdField],
+};
+
+export const removeChatLabel: Operation = {
+	name: 'Remove Chat Label',
+	value: 'removeChatLabel',
+	action: 'Remove a label from a chat',
+	description: 'Remove one label from a chat, keeping the others',
+	routing: gatewayRouting('POST', '/chat/labels'),
+	fields: [chatToLabel, labelIdField],
 };

@@ -17,7 +17,7 @@ function fileNameOf(url: string): string {
 
 /** Fetches each media item's file (`source_url`) into a binary property of the item. */
 async function fileToBinary(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const property = this.getNodeParameter('binaryPropertyName', 'data') as string;
+	const property = this.getNodeParameter('outputPropertyName', 'data') as string;
 	return await Promise.all(
 		items.map(async (item) => {
 			const url = item.json.source_url;

@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { gatewayRequestDefaults } from '../shared/gateway';
+import { directOperations } from '../shared/direct';
+import { gatewayBaseUrl, gatewayRequestDefaults } from '../shared/gateway';
 import { operationProperties } from '../shared/operations';
 import { deleteMessage } from './delete';
 import { download } from './download';
@@ -16,8 +17,13 @@ import { sendLocationButton } from './sendLocationButton';
 import { sendMedia } from './sendMedia';
 import { sendMenu } from './sendMenu';
 import { sendPixButton } from './sendPixButton';
-import { sendStatus } from './sendStatus';
+import { sendMediaStatus, sendTextStatus } from './sendStatus';
 import { sendText } from './sendText';
+
+const operations = [sendText, sendMedia, sendContact, sendLocation, sendTextStatus, sendMediaStatus, sendLocationButton, requestPayment, sendPixButton, sendMenu, sendCarousel, find, download, setPresence, markRead, react, deleteMessage, edit];
+
+// Bulk sends: the operations run with each parameter read once per item (see shared/direct.ts).
+const direct = directOperations('message', operations, { credential: 'wdmInstanceApi', baseUrl: gatewayBaseUrl });
 
 export class WdmMessage implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,6 +40,8 @@ export class WdmMessage implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([sendText, sendMedia, sendContact, sendLocation, sendStatus, sendLocationButton, requestPayment, sendPixButton, sendMenu, sendCarousel, find, download, setPresence, markRead, react, deleteMessage, edit]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

@@ -8,5 +8,5 @@ export const deleteMessage: Operation = {
 	action: 'Delete a message for everyone',
 	description: 'Delete a message the device sent, for everyone in the chat',
 	routing: gatewayRouting('POST', '/message/delete'),
-	fields: [{ ...messageIdField, description: 'ID of a message the device sent' }],
+	fields: [messageIdField],
 };

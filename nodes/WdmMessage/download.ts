@@ -12,7 +12,7 @@ export const download: Operation = {
 		output: {
 			postReceive: [
 				unwrapData,
-				base64ToBinary('base64Data', 'binaryPropertyName', {
+				base64ToBinary('base64Data', 'outputPropertyName', {
 					fileName: (data) => String(data.fileName ?? 'file'),
 					mimeType: (data) => String(data.mimetype),
 				}),

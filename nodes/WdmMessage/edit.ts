@@ -9,7 +9,7 @@ export const edit: Operation = {
 	description: 'Replace the text of a text message the device sent, within 15 minutes of sending',
 	routing: gatewayRouting('POST', '/message/edit'),
 	fields: [
-		{ ...messageIdField, description: 'ID of a text message the device sent in the last 15 minutes' },
-		textField('The new text of the message'),
+		messageIdField,
+		textField,
 	],
 };

@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { pairsToObject } from '../shared/gateway';
 
-/** Fields that many message operations share. */
+/**
+ * Fields that many message operations share. Each is declared once for every operation that shows it
+ * (see `operationProperties`), so its description fits them all.
+ */
 
 export const numberField: INodeProperties = {
 	displayName: 'Number',
@@ -10,9 +13,10 @@ export const numberField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. 5511999990001',
-	description: 'Recipient: international number (country code first), a user JID (…@s.whatsapp.net) or a group JID (…@g.us)',
+	description: 'The chat (for a send, the recipient): international number (country code first), a user JID (…@s.whatsapp.net) or a group JID (…@g.us)',
 	routing: { send: { type: 'body', property: 'number' } },
 };
+
 
 /** The message an action applies to. */
 export const messageIdField: INodeProperties = {
@@ -30,16 +34,17 @@ export const messageIdField: INodeProperties = {
 export const body = (property: string) => ({ send: { type: 'body' as const, property } });
 
 /** The required message text of a send or edit operation. */
-export const textField = (description: string, rows = 4): INodeProperties => ({
+export const textField: INodeProperties = {
 	displayName: 'Text',
 	name: 'text',
 	type: 'string',
-	typeOptions: { rows },
+	typeOptions: { rows: 4 },
 	required: true,
 	default: '',
-	description,
+	description:
+		'The message text (a poll: the question; a status: at most 656 characters; menus, carousels and location buttons add their buttons below it). {{name}} markers take the values of Placeholders.',
 	routing: body('text'),
-});
+};
 
 /** The spec's common send fields, as Options entries; each send operation picks those its route lists. */
 const COMMON: Record<string, INodeProperties> = {

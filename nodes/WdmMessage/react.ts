@@ -16,7 +16,7 @@ export const react: Operation = {
 	description: 'React to a message with an emoji, or remove your reaction',
 	routing: gatewayRouting('POST', '/message/react'),
 	fields: [
-		{ ...numberField, description: 'Chat the message is in: international number (country code first) or JID (…@s.whatsapp.net)' },
+		numberField,
 		messageIdField,
 		{
 			displayName: 'Remove Reaction',
@@ -27,8 +27,9 @@ export const react: Operation = {
 			routing: { send: { preSend: [sendRemoval] } },
 		},
 		{
+			// Not `text`: a reaction is no message text (one declaration per name, see operationProperties).
 			displayName: 'Emoji',
-			name: 'text',
+			name: 'reaction',
 			type: 'string',
 			required: true,
 			default: '',

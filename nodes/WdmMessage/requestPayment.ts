@@ -32,7 +32,8 @@ export const requestPayment: Operation = {
 					routing: body('currency'),
 				},
 				{ displayName: 'Title', name: 'title', type: 'string', default: '', routing: body('title') },
-				{ displayName: 'Text', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '', routing: body('text') },
+				// Not `text`, which is a caption in the other sends' Options (one declaration per name).
+				{ displayName: 'Text', name: 'paymentText', type: 'string', typeOptions: { rows: 3 }, default: '', routing: body('text') },
 				{ displayName: 'Footer', name: 'footer', type: 'string', default: '', routing: body('footer') },
 				{ displayName: 'Item Name', name: 'itemName', type: 'string', default: '', routing: body('itemName') },
 				{ displayName: 'Invoice Number', name: 'invoiceNumber', type: 'string', default: '', routing: body('invoiceNumber') },

@@ -31,7 +31,7 @@ export const sendCarousel: Operation = {
 	routing: { ...gatewayRouting('POST', '/send/carousel'), send: { preSend: [carouselCards] } },
 	fields: [
 		numberField,
-		textField('Message text shown above the cards', 3),
+		textField,
 		{
 			displayName: 'Cards',
 			name: 'cards',

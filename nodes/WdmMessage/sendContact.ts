@@ -1,6 +1,14 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
 import { commonExcept, numberField, sendOptions } from './fields';
+
+/** The gateway takes the numbers as one comma-separated string; an expression may also give that string itself. */
+async function phoneNumberList(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const numbers = this.getNodeParameter('phoneNumbers') as string | string[];
+	options.body = { ...(options.body as IDataObject), phoneNumber: ([] as string[]).concat(numbers).join(',') };
+	return options;
+}
 
 export const sendContact: Operation = {
 	name: 'Send Contact',
@@ -29,8 +37,7 @@ export const sendContact: Operation = {
 			default: [],
 			placeholder: 'e.g. 5511999990001',
 			description: "The contact's phone numbers, in international format (country code first)",
-			// The gateway takes them as one comma-separated string; an expression may also give that string itself.
-			routing: { send: { type: 'body', property: 'phoneNumber', value: '={{ [].concat($value).join(",") }}' } },
+			routing: { send: { preSend: [phoneNumberList] } },
 		},
 		sendOptions(
 			[

@@ -10,7 +10,7 @@ export const sendLocationButton: Operation = {
 	routing: gatewayRouting('POST', '/send/location-button'),
 	fields: [
 		numberField,
-		{ ...textField('Text shown above the button; the gateway adds the button itself', 3), placeholder: 'e.g. Where should we deliver your order?' },
+		textField,
 		sendOptions([], commonExcept('placeholders')),
 	],
 };

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { fileSourceFields, readFileSource } from '../shared/fileSource';
 import { gatewayRouting } from '../shared/gateway';
@@ -6,8 +6,37 @@ import { ALL_COMMON, numberField, sendOptions } from './fields';
 
 const FILE_PARAMETERS = { url: 'fileUrl', base64: 'fileBase64' };
 
-/** Where the file comes from (`fileFromSource` reads it); Send Status shows the same fields. */
+/** Where the file comes from (`fileFromSource` reads it); Send Media Status shows the same fields. */
 export const mediaFileFields = fileSourceFields('file', FILE_PARAMETERS, 'e.g. https://example.com/photo.jpg');
+
+/** Options of a media message that Send Media Status has too. */
+export const mediaOptions: INodeProperties[] = [
+	{
+		displayName: 'Caption',
+		name: 'text',
+		type: 'string',
+		default: '',
+		description: 'Caption; in a message, {{name}} markers take the values of Placeholders',
+		routing: { send: { type: 'body', property: 'text' } },
+	},
+	{
+		displayName: 'MIME Type',
+		name: 'mimetype',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. application/pdf',
+		description: 'MIME type of the file (default: detected)',
+		routing: { send: { type: 'body', property: 'mimetype' } },
+	},
+	{
+		displayName: 'Thumbnail',
+		name: 'thumbnail',
+		type: 'string',
+		default: '',
+		description: 'Thumbnail for videos and documents: a URL or Base64',
+		routing: { send: { type: 'body', property: 'thumbnail' } },
+	},
+];
 
 /** Puts the chosen file source into `file`; a binary input also supplies MIME type and file name. */
 export async function fileFromSource(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
@@ -51,14 +80,7 @@ export const sendMedia: Operation = {
 		...mediaFileFields,
 		sendOptions(
 			[
-				{
-					displayName: 'Caption',
-					name: 'text',
-					type: 'string',
-					default: '',
-					description: 'Caption; {{name}} markers take the values of Placeholders',
-					routing: { send: { type: 'body', property: 'text' } },
-				},
+				...mediaOptions,
 				{
 					displayName: 'File Name',
 					name: 'docName',
@@ -66,23 +88,6 @@ export const sendMedia: Operation = {
 					default: '',
 					description: 'File name shown for documents (default: the input file name)',
 					routing: { send: { type: 'body', property: 'docName' } },
-				},
-				{
-					displayName: 'MIME Type',
-					name: 'mimetype',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. application/pdf',
-					description: 'MIME type of the file (default: detected)',
-					routing: { send: { type: 'body', property: 'mimetype' } },
-				},
-				{
-					displayName: 'Thumbnail',
-					name: 'thumbnail',
-					type: 'string',
-					default: '',
-					description: 'Thumbnail for videos and documents: a URL or Base64',
-					routing: { send: { type: 'body', property: 'thumbnail' } },
 				},
 			],
 			ALL_COMMON,

@@ -165,7 +165,7 @@ export const sendMenu: Operation = {
 			],
 			routing: { send: { type: 'body', property: 'type' } },
 		},
-		textField('Message text (for a poll, the question); {{name}} markers take the values of Placeholders'),
+		textField,
 		buttonsField,
 		{
 			displayName: 'List Button Label',

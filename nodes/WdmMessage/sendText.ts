@@ -10,7 +10,7 @@ export const sendText: Operation = {
 	routing: gatewayRouting('POST', '/send/text'),
 	fields: [
 		numberField,
-		textField('Message text; {{name}} markers take the values of Placeholders'),
+		textField,
 		sendOptions(
 			[
 				{

@@ -2,16 +2,17 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { siteRouting } from '../shared/site';
 
-const urlField = (description: string): INodeProperties => ({
+/** What both oEmbed operations embed. */
+const urlField: INodeProperties = {
 	displayName: 'URL',
 	name: 'url',
 	type: 'string',
 	required: true,
 	default: '',
 	placeholder: 'e.g. https://example.com/?p=12',
-	description,
+	description: 'Address to embed (Embed: the link of a published post or page of this site)',
 	routing: { send: { type: 'query', property: 'url' } },
-});
+};
 
 const maxWidth: INodeProperties = {
 	displayName: 'Max Width',
@@ -30,7 +31,7 @@ export const oembedEmbed: Operation = {
 	description: 'Get the oEmbed data (title, author, HTML to embed) of a published post or page of the site',
 	routing: siteRouting('GET', '/oembed/1.0/embed'),
 	fields: [
-		urlField('Link of a published post or page of this site'),
+		urlField,
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -62,7 +63,7 @@ export const oembedProxy: Operation = {
 	description: 'Resolve a URL to its oEmbed data through the site (needs a user who can edit posts)',
 	routing: siteRouting('GET', '/oembed/1.0/proxy'),
 	fields: [
-		urlField('Address to embed'),
+		urlField,
 		{
 			displayName: 'Options',
 			name: 'options',

@@ -33,6 +33,9 @@ export async function unwrapData(
 	return data.map((json) => ({ json: json as IDataObject }));
 }
 
+/** The gateway base URL a credential names (`gatewayRequestDefaults` reads it the same way). */
+export const gatewayBaseUrl = (credentials: IDataObject) => String(credentials.baseUrl).replace(/\/+$/, '');
+
 /** Request defaults of every gateway node: the credential's base URL, JSON both ways. */
 export const gatewayRequestDefaults = {
 	baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -138,10 +141,13 @@ export interface Base64ToBinaryOptions {
 	keep?: boolean;
 }
 
-/** Where a download puts its file: the binary property of the output item named here. */
+/**
+ * Where a download puts its file: the binary property of the output item named here. Not
+ * `binaryPropertyName`, which names an input file where a node also sends one (one declaration per name).
+ */
 export const binaryOutputField: INodeProperties = {
 	displayName: 'Put Output File in Field',
-	name: 'binaryPropertyName',
+	name: 'outputPropertyName',
 	type: 'string',
 	required: true,
 	default: 'data',

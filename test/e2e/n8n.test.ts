@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { App } from '../../server/src/app';
 import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, client, connectedDevice, startServer } from '../helpers/server';
 import { buildPackage, ensureN8n, n8nCli, nodeOutput } from './n8n';
+import { link, node } from './workflows';
 
 let server: App;
 let dir: string;
@@ -23,16 +24,6 @@ afterAll(async () => {
 	if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const node = (name: string, type: string, parameters: object, credentials?: object) => ({
-	id: name.replace(/\W/g, ''),
-	name,
-	type,
-	typeVersion: 1,
-	position: [0, 0],
-	parameters,
-	...(credentials ? { credentials } : {}),
-});
-const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
 
 /** An n8n instance of its own (a user folder per test) with a paired device and its credential imported. */
 async function n8nWithDevice(name: string) {
@@ -105,8 +96,8 @@ test('Send Menu -> React to it -> Label the chat -> Find the chat by label', asy
 				},
 				credentials,
 			),
-			node('React', 'CUSTOM.wdmMessage', { operation: 'react', number: '={{ $json.chatid }}', id: '={{ $json.id }}', text: '👍' }, credentials),
-			node('Label Chat', 'CUSTOM.wdmLabel', { operation: 'setChatLabels', number: customer, mode: 'add', labelId: '2' }, credentials),
+			node('React', 'CUSTOM.wdmMessage', { operation: 'react', number: '={{ $json.chatid }}', id: '={{ $json.id }}', reaction: '👍' }, credentials),
+			node('Label Chat', 'CUSTOM.wdmLabel', { operation: 'addChatLabel', number: customer, labelId: '2' }, credentials),
 			node(
 				'Find Chat',
 				'CUSTOM.wdmChat',

@@ -17,6 +17,17 @@ interface Exit {
 	code: number | null;
 	stdout: string;
 	stderr: string;
+	/** Peak resident memory of the command's process (VmHWM, kB), read while it ran. */
+	peakRssKb: number;
+}
+
+/** The process's peak resident memory so far (Linux; 0 where /proc cannot tell). */
+function peakRssKb(pid: number): number {
+	try {
+		return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+	} catch {
+		return 0; // gone already
+	}
 }
 
 /**
@@ -26,7 +37,9 @@ interface Exit {
 function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number; echo?: boolean }): Promise<Exit> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-		const exit: Exit = { code: null, stdout: '', stderr: '' };
+		const exit: Exit = { code: null, stdout: '', stderr: '', peakRssKb: 0 };
+		// VmHWM only grows, and the process is gone once it exits: read it while it runs.
+		const sampler = setInterval(() => (exit.peakRssKb = Math.max(exit.peakRssKb, peakRssKb(child.pid!))), 250);
 		for (const name of ['stdout', 'stderr'] as const) {
 			child[name].on('data', (chunk: Buffer) => {
 				exit[name] += chunk.toString();
@@ -44,6 +57,7 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
 		child.on('error', reject);
 		child.on('close', (code) => {
 			clearTimeout(timer);
+			clearInterval(sampler);
 			resolve({ ...exit, code });
 		});
 	});
@@ -83,7 +97,7 @@ export async function buildPackage(dest: string) {
 	}
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
 	const server = net.createServer().listen(0, '127.0.0.1');
 	await new Promise((resolve) => server.once('listening', resolve));
 	const { port } = server.address() as net.AddressInfo;
@@ -96,7 +110,7 @@ export interface N8nRun {
 	status: string;
 	data: {
 		resultData: {
-			runData: Record<string, Array<{ executionStatus: string; data?: { main: Array<Array<{ json: any }>> } }>>;
+			runData: Record<string, Array<{ executionStatus: string; executionTime: number; data?: { main: Array<Array<{ json: any }>> } }>>;
 			error?: { message: string; description?: string };
 		};
 	};
@@ -120,7 +134,7 @@ export const nodeOutput = (run: N8nRun, node: string): any[] => run.data.resultD
  * n8n's CLI, with Node 24, on an n8n instance of its own: user folder (hence SQLite database) in
  * `dir`, custom nodes from `extensions`. Each command starts n8n afresh: 5–60 s on a loaded machine.
  */
-export async function n8nCli(dir: string, extensions: string) {
+export async function n8nCli(dir: string, extensions: string, options: { nodeOptions?: string } = {}) {
 	const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(N8N_|DB_)/.test(key)));
 	delete env.NODE_ENV; // jest sets "test", and n8n then refuses to load nodes
 	Object.assign(env, {
@@ -134,13 +148,14 @@ export async function n8nCli(dir: string, extensions: string) {
 		N8N_LOG_LEVEL: 'info', // `execute` prints the run through the logger: "warn" would hide it
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()), // not the fixed 5679, which another run may hold
 	});
+	if (options.nodeOptions) env.NODE_OPTIONS = options.nodeOptions; // e.g. `--cpu-prof` for a profile of n8n
 	fs.mkdirSync(dir, { recursive: true });
 
-	const cli = (...args: string[]) => run(NODE24, [N8N_BIN, ...args], { env, timeoutMs: 4 * 60_000 });
+	const cli = (args: string[], timeoutMs = 4 * 60_000) => run(NODE24, [N8N_BIN, ...args], { env, timeoutMs });
 	const importFile = async (kind: 'credentials' | 'workflow', data: unknown) => {
 		const file = path.join(dir, `${kind}.json`);
 		fs.writeFileSync(file, JSON.stringify(data, null, 2));
-		const exit = await cli(`import:${kind}`, `--input=${file}`);
+		const exit = await cli([`import:${kind}`, `--input=${file}`]);
 		if (exit.code !== 0) throw failure(`n8n import:${kind}`, exit);
 	};
 
@@ -148,15 +163,18 @@ export async function n8nCli(dir: string, extensions: string) {
 		/** Credentials as `[{id, name, type, data}]`; `data` in clear, n8n encrypts it on import. */
 		importCredentials: (credentials: object[]) => importFile('credentials', credentials),
 		importWorkflow: (workflow: object) => importFile('workflow', workflow),
-		/** Runs an imported workflow; fails with the run's error when the run or the command fails. */
-		async execute(workflowId: string): Promise<N8nRun> {
-			const exit = await cli('execute', `--id=${workflowId}`, '--rawOutput');
+		/**
+		 * Runs an imported workflow; fails with the run's error when the run or the command fails.
+		 * Also tells the peak resident memory of the n8n process that ran it.
+		 */
+		async execute(workflowId: string, timeoutMs?: number): Promise<N8nRun & { peakRssKb: number }> {
+			const exit = await cli(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
 			const result = parseRun(exit.stdout);
 			if (exit.code !== 0 || !result) {
 				const error = result?.data.resultData.error;
 				throw failure(`n8n execute${error ? ` (${error.message}: ${error.description})` : ''}`, exit);
 			}
-			return result;
+			return { ...result, peakRssKb: exit.peakRssKb };
 		},
 	};
 }

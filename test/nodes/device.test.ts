@@ -24,7 +24,7 @@ afterAll(() => server.close());
 
 describe('devices', () => {
 	test('create and list devices through the engine', async () => {
-		const created = await device({ operation: 'create', device: 'eng1' });
+		const created = await device({ operation: 'create', name: 'eng1' });
 		expect(created.error).toBeUndefined();
 		expect(created.items).toHaveLength(1);
 		expect(created.items[0].json).toMatchObject({ name: 'eng1', status: 'disconnected', profileName: 'eng1', phone: null });
@@ -34,7 +34,7 @@ describe('devices', () => {
 	});
 
 	test('create with a profile name: the answer carries the instance token the server accepts', async () => {
-		const created = await device({ operation: 'create', device: 'shop', options: { profileName: 'Corner Shop' } });
+		const created = await device({ operation: 'create', name: 'shop', additionalFields: { profileName: 'Corner Shop' } });
 		expect(created.error).toBeUndefined();
 		const json = created.items[0].json;
 		expect(json).toMatchObject({ name: 'shop', status: 'disconnected', profileName: 'Corner Shop', isBusiness: true });
@@ -46,7 +46,7 @@ describe('devices', () => {
 
 	test('create takes the device name from each input item', async () => {
 		const created = await device(
-			{ operation: 'create', device: '={{ $json.name }}', options: { profileName: '={{ $json.profile }}' } },
+			{ operation: 'create', name: '={{ $json.name }}', additionalFields: { profileName: '={{ $json.profile }}' } },
 			{ input: [{ json: { name: 'multi-a', profile: 'A' } }, { json: { name: 'multi_b', profile: 'B' } }] },
 		);
 		expect(created.error).toBeUndefined();
@@ -91,7 +91,7 @@ describe('devices', () => {
 	});
 
 	test('getQr writes the image to the chosen binary property; a valid QR is handed out again', async () => {
-		const qr = await device({ operation: 'getQr', device: 'shop', binaryPropertyName: 'image' });
+		const qr = await device({ operation: 'getQr', device: 'shop', outputPropertyName: 'image' });
 		expect(qr.error).toBeUndefined();
 		const { json, binary } = qr.items[0];
 		expect(Object.keys(binary ?? {})).toEqual(['image']);
@@ -277,18 +277,18 @@ describe('errors', () => {
 	});
 
 	test('a name the gateway refuses: 400 with the message naming the field', async () => {
-		const created = await device({ operation: 'create', device: 'bad name!' });
+		const created = await device({ operation: 'create', name: 'bad name!' });
 		expect(created.error).toMatchObject({ httpCode: '400', message: 'name must be 1 to 64 letters, digits, "-" or "_"' });
 		expect(stored('bad name!')).toBeUndefined();
 	});
 
 	test('a name already taken: 409', async () => {
-		const created = await device({ operation: 'create', device: 'shop' });
+		const created = await device({ operation: 'create', name: 'shop' });
 		expect(created.error).toMatchObject({ httpCode: '409', message: "a device named 'shop' already exists" });
 	});
 
 	test("onError 'continueRegularOutput' turns the failure into an error item", async () => {
-		const created = await device({ operation: 'create', device: 'bad name!' }, { onError: 'continueRegularOutput' });
+		const created = await device({ operation: 'create', name: 'bad name!' }, { onError: 'continueRegularOutput' });
 		expect(created.error).toBeUndefined();
 		expect(created.items).toHaveLength(1);
 		expect(created.items[0].json).toEqual({ error: 'name must be 1 to 64 letters, digits, "-" or "_"' });

@@ -54,7 +54,7 @@ describe('getAll', () => {
 
 describe('setChatLabels', () => {
 	test('Set All Labels gives the chat exactly the listed labels', async () => {
-		const run = await label({ operation: 'setChatLabels', number: CONTACT, mode: 'set', labelIds: ['4', '2'] });
+		const run = await label({ operation: 'setChatLabels', number: CONTACT, labelIds: ['4', '2'] });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].json).toMatchObject({ chatid: CONTACT_JID, labelids: ['2', '4'], added: ['2', '4'], removed: [] });
@@ -64,40 +64,40 @@ describe('setChatLabels', () => {
 
 	test('Add One Label and Remove One Label change one label, per input item', async () => {
 		const added = await label(
-			{ operation: 'setChatLabels', number: '={{ $json.number }}', mode: 'add', labelId: '={{ $json.label }}' },
+			{ operation: 'addChatLabel', number: '={{ $json.number }}', labelId: '={{ $json.label }}' },
 			{ input: [{ json: { number: CONTACT, label: '1' } }, { json: { number: '5511966660002', label: '3' } }] },
 		);
 		expect(added.error).toBeUndefined();
 		expect(added.items.map((i) => i.json.labelids)).toEqual([['1', '2', '4'], ['3']]);
 		expect(chatLabels('5511966660002@s.whatsapp.net')).toEqual(['3']);
 
-		const removed = await label({ operation: 'setChatLabels', number: CONTACT, mode: 'remove', labelId: '2' });
+		const removed = await label({ operation: 'removeChatLabel', number: CONTACT, labelId: '2' });
 		expect(removed.error).toBeUndefined();
 		expect(removed.items[0].json).toMatchObject({ labelids: ['1', '4'], added: [], removed: ['2'] });
 		expect(chatLabels(CONTACT_JID)).toEqual(['1', '4']);
 	});
 
 	test('Set All Labels with no IDs clears the chat', async () => {
-		const run = await label({ operation: 'setChatLabels', number: CONTACT, mode: 'set', labelIds: [] });
+		const run = await label({ operation: 'setChatLabels', number: CONTACT, labelIds: [] });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ labelids: [], labels: [], removed: ['1', '4'] });
 		expect(chatLabels(CONTACT_JID)).toEqual([]);
 	});
 
 	test('an unknown label ID: NodeApiError with the gateway message, or an error item', async () => {
-		const run = await label({ operation: 'setChatLabels', number: CONTACT, mode: 'set', labelIds: ['1', '99'] });
+		const run = await label({ operation: 'setChatLabels', number: CONTACT, labelIds: ['1', '99'] });
 		expect(run.items).toEqual([]);
 		expect(run.error).toMatchObject({ name: 'NodeApiError', httpCode: '400', message: "labelids: unknown label id '99'" });
 		expect(chatLabels(CONTACT_JID)).toEqual([]);
 
-		const cont = await label({ operation: 'setChatLabels', number: CONTACT, mode: 'add', labelId: '77' }, { onError: 'continueRegularOutput' });
+		const cont = await label({ operation: 'addChatLabel', number: CONTACT, labelId: '77' }, { onError: 'continueRegularOutput' });
 		expect(cont.error).toBeUndefined();
 		expect(cont.items[0].json).toEqual({ error: "add_labelid: unknown label id '77'" });
 	});
 
 	test('a number not on the network: the network refuses (500)', async () => {
 		await sandbox.post('/numbers', { number: '5511966660099', onNetwork: false }, { key: ADMIN_KEY });
-		const run = await label({ operation: 'setChatLabels', number: '5511966660099', mode: 'add', labelId: '1' });
+		const run = await label({ operation: 'addChatLabel', number: '5511966660099', labelId: '1' });
 		expect(run.error).toMatchObject({ httpCode: '500', message: '5511966660099 is not on the network' });
 	});
 });
@@ -114,7 +114,7 @@ describe('edit', () => {
 	});
 
 	test('Delete removes the label and takes it off the chats', async () => {
-		await label({ operation: 'setChatLabels', number: CONTACT, mode: 'set', labelIds: ['2', '5'] });
+		await label({ operation: 'setChatLabels', number: CONTACT, labelIds: ['2', '5'] });
 		const run = await label({ operation: 'edit', labelId: '5', change: 'delete' });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ id: '5', name: 'Order complete', deleted: true });

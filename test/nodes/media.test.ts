@@ -51,7 +51,7 @@ describe.each([
 		const read = await cms.get(`/media/${item.id}?context=edit`, users.admin);
 		expect(read.body).toMatchObject({ alt_text: 'The team', source_url: item.source_url });
 
-		const down = await media({ operation: 'download', mediaId: item.id, binaryPropertyName: 'file' }, {}, site(addressing));
+		const down = await media({ operation: 'download', mediaId: item.id, outputPropertyName: 'file' }, {}, site(addressing));
 		expect(down.error).toBeUndefined();
 		const { json, binary } = down.items[0];
 		expect(json).toMatchObject({ id: item.id, source_url: item.source_url });

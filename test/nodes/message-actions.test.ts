@@ -100,16 +100,16 @@ describe('react', () => {
 		const number = contact();
 		const m = await inbound({ from: number, text: 'thanks!' });
 
-		const run = await message({ operation: 'react', number, id: m.id, text: '👍' });
+		const run = await message({ operation: 'react', number, id: m.id, reaction: '👍' });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ id: m.id, reaction: '👍', reactions: [{ sender: shop.jid, text: '👍' }] });
 		expect((await stored(m.id)).reaction).toBe('👍');
 
-		await message({ operation: 'react', number: jidOf(number), id: m.id, text: '❤️' });
+		await message({ operation: 'react', number: jidOf(number), id: m.id, reaction: '❤️' });
 		expect((await stored(m.id)).reaction).toBe('❤️');
 
 		// The emoji field is hidden then; what it held is not sent.
-		const removed = await message({ operation: 'react', number, id: m.id, removeReaction: true, text: '❤️' });
+		const removed = await message({ operation: 'react', number, id: m.id, removeReaction: true, reaction: '❤️' });
 		expect(removed.error).toBeUndefined();
 		expect(removed.items[0].json).toMatchObject({ reaction: null, reactions: [] });
 		expect((await stored(m.id)).reactions).toEqual([]);
@@ -118,8 +118,8 @@ describe('react', () => {
 	test('an emoji expression that gives an empty value removes the reaction too', async () => {
 		const number = contact();
 		const m = await inbound({ from: number, text: 'hi' });
-		await message({ operation: 'react', number, id: m.id, text: '🙏' });
-		const run = await message({ operation: 'react', number, id: m.id, text: '={{ $json.emoji }}' }, { input: [{ json: { emoji: '' } }] });
+		await message({ operation: 'react', number, id: m.id, reaction: '🙏' });
+		const run = await message({ operation: 'react', number, id: m.id, reaction: '={{ $json.emoji }}' }, { input: [{ json: { emoji: '' } }] });
 		expect(run.error).toBeUndefined();
 		expect((await stored(m.id)).reaction).toBeNull();
 	});
@@ -127,9 +127,9 @@ describe('react', () => {
 	test('not an emoji, or the wrong chat: 400 with the gateway message', async () => {
 		const number = contact();
 		const m = await inbound({ from: number, text: 'hi' });
-		const words = await message({ operation: 'react', number, id: m.id, text: 'great' });
+		const words = await message({ operation: 'react', number, id: m.id, reaction: 'great' });
 		expect(words.error).toMatchObject({ httpCode: '400', message: 'text must be a single emoji, or empty to remove the reaction' });
-		const other = await message({ operation: 'react', number: '5511988880000', id: m.id, text: '👍' });
+		const other = await message({ operation: 'react', number: '5511988880000', id: m.id, reaction: '👍' });
 		expect(other.error).toMatchObject({ httpCode: '400', message: `number: message "${m.id}" is in chat ${jidOf(number)}, not in 5511988880000` });
 		expect((await stored(m.id)).reactions).toEqual([]);
 	});

@@ -98,11 +98,11 @@ describe('sendLocation', () => {
 	});
 });
 
-describe('sendStatus', () => {
+describe('sendTextStatus and sendMediaStatus', () => {
 	const feed = async () => (await api.post('/message/find', { chatid: STATUS }, { token: shop.token })).body.data.messages as Array<Record<string, any>>;
 
 	test('a text status with colour and font, found in status@broadcast', async () => {
-		const sent = await message({ operation: 'sendStatus', type: 'text', text: 'Sale today!', options: { background_color: 9, font: 3, track_id: 'st-1' } });
+		const sent = await message({ operation: 'sendTextStatus', text: 'Sale today!', options: { background_color: 9, font: 3, track_id: 'st-1' } });
 		expect(sent.error).toBeUndefined();
 		expect(sent.items[0].json).toMatchObject({ chatid: STATUS, messageType: 'text', text: 'Sale today!', track_id: 'st-1' });
 		const mine = (await feed()).find((m) => m.id === sent.items[0].json.id);
@@ -110,7 +110,7 @@ describe('sendStatus', () => {
 	});
 
 	test('an image status from an input binary property, with a caption', async () => {
-		const sent = await message({ operation: 'sendStatus', type: 'image', options: { text: 'New in' } }, { input: [fileItem(PNG, 'image/png', 'new.png')] });
+		const sent = await message({ operation: 'sendMediaStatus', statusType: 'image', options: { text: 'New in' } }, { input: [fileItem(PNG, 'image/png', 'new.png')] });
 		expect(sent.error).toBeUndefined();
 		const json = sent.items[0].json;
 		expect(json).toMatchObject({ chatid: STATUS, messageType: 'image', text: 'New in', mimetype: 'image/png' });
@@ -119,25 +119,25 @@ describe('sendStatus', () => {
 	});
 
 	test('from a URL, and a voice note from Base64', async () => {
-		const url = await message({ operation: 'sendStatus', type: 'image', source: 'url', fileUrl: `${files.url}/story.png` });
+		const url = await message({ operation: 'sendMediaStatus', statusType: 'image', source: 'url', fileUrl: `${files.url}/story.png` });
 		expect(url.error).toBeUndefined();
 		expect(url.items[0].json).toMatchObject({ messageType: 'image', fileName: 'story.png' });
-		const voice = await message({ operation: 'sendStatus', type: 'ptt', source: 'base64', fileBase64: `data:audio/ogg;base64,${OGG.toString('base64')}` });
+		const voice = await message({ operation: 'sendMediaStatus', statusType: 'ptt', source: 'base64', fileBase64: `data:audio/ogg;base64,${OGG.toString('base64')}` });
 		expect(voice.error).toBeUndefined();
 		expect(voice.items[0].json).toMatchObject({ messageType: 'ptt', mimetype: 'audio/ogg' });
 		expect((await feed()).map((m) => m.id)).toEqual(expect.arrayContaining([url.items[0].json.id, voice.items[0].json.id]));
 	});
 
 	test('async: queued, then published', async () => {
-		const sent = await message({ operation: 'sendStatus', type: 'text', text: 'later', options: { async: true } });
+		const sent = await message({ operation: 'sendTextStatus', text: 'later', options: { async: true } });
 		expect(sent.items[0].json.status).toBe('queued');
 		await eventually(async () => (await stored(sent.items[0].json.id as string)).status !== 'queued');
 	});
 
 	test('a text too long: 400; a file that does not fit the type: 400', async () => {
-		const long = await message({ operation: 'sendStatus', type: 'text', text: 'x'.repeat(657) });
+		const long = await message({ operation: 'sendTextStatus', text: 'x'.repeat(657) });
 		expect(long.error).toMatchObject({ httpCode: '400', message: 'text must be at most 656 characters long for a text status' });
-		const wrong = await message({ operation: 'sendStatus', type: 'video' }, { input: [fileItem(PNG, 'image/png', 'x.png')] });
+		const wrong = await message({ operation: 'sendMediaStatus', statusType: 'video' }, { input: [fileItem(PNG, 'image/png', 'x.png')] });
 		expect(wrong.error).toMatchObject({ httpCode: '400', message: 'file: a video message needs a video/* file (got image/png)' });
 	});
 });
@@ -159,7 +159,7 @@ describe('requestPayment', () => {
 			amount: 99.9,
 			options: {
 				title: 'Order 7',
-				text: 'Please pay',
+				paymentText: 'Please pay',
 				itemName: 'Sneakers',
 				invoiceNumber: 'INV-7',
 				pixType: 'CNPJ',
@@ -218,7 +218,8 @@ describe('errors shared by the new operations', () => {
 	const operations: Array<[string, Record<string, unknown>]> = [
 		['sendContact', { number: TO, fullName: 'X', phoneNumbers: ['5511955550009'] }],
 		['sendLocation', { number: TO, latitude: 1, longitude: 1 }],
-		['sendStatus', { type: 'text', text: 'x' }],
+		['sendTextStatus', { text: 'x' }],
+		['sendMediaStatus', { source: 'url', fileUrl: 'http://127.0.0.1:1/none.png' }],
 		['sendLocationButton', { number: TO, text: 'x' }],
 		['requestPayment', { number: TO, amount: 1 }],
 		['sendPixButton', { number: TO, pixType: 'EVP', pixKey: '123e4567-e89b-12d3-a456-426614174000' }],

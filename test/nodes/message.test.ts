@@ -393,7 +393,7 @@ describe('download', () => {
 			{ key: ADMIN_KEY },
 		);
 		expect(inbound.status).toBe(200);
-		const got = await message({ operation: 'download', id: inbound.body.data.messageid, binaryPropertyName: 'photo', options: { return_link: false } });
+		const got = await message({ operation: 'download', id: inbound.body.data.messageid, outputPropertyName: 'photo', options: { return_link: false } });
 		expect(got.error).toBeUndefined();
 		const { json, binary } = got.items[0];
 		expect(json).toEqual({ id: inbound.body.data.id, mimetype: 'image/png', fileName: 'selfie.png', size: PNG.length });

@@ -126,7 +126,8 @@ const createTerm = (tax: Taxonomy): Operation => ({
 			type: 'string',
 			required: true,
 			default: '',
-			description: `Name of the ${tax.noun}, unique${tax.hierarchical ? ' under its parent' : ''}`,
+			// One declaration for categories and tags (see operationProperties).
+			description: 'Name of the category (unique under its parent) or tag (unique)',
 			routing: { send: { type: 'body', property: 'name' } },
 		},
 		{

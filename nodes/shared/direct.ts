@@ -1,0 +1,203 @@
+import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+	PostReceiveAction,
+	PreSendAction,
+} from 'n8n-workflow';
+import type { Operation } from './operations';
+
+/**
+ * Operations that n8n runs through this module instead of its declarative engine, as the node's
+ * `customOperations` (the hook n8n's own WhatsApp node uses for send-and-wait). They run the SAME
+ * declarations (`Operation`: request, fields with `routing.send`, preSend, postReceive), but read
+ * each parameter once per item.
+ *
+ * Why: n8n 2.40's RoutingNode evaluates every parameter of the node about four times per item (a
+ * pass to build the request, a second to find the base URL, and a read in each), and the base URL
+ * expression twice; n8n's expression runtime makes each evaluation cost a fraction of a
+ * millisecond. A bulk send of 10,000 items with three per-item expressions spent most of its time
+ * there (docs/benchmarks.md, docs/decisions.md "Nodes: bulk sends").
+ *
+ * What it runs: a static request (method, URL, fixed body), fields sent as body or query properties
+ * under a fixed name, collections of such fields, preSend and postReceive functions. `directOperations`
+ * refuses anything else when the node loads, so an operation that needs more stays declarative.
+ */
+
+/** Requests of one node run in flight at once: enough to hide the server's latency, few enough to spare it a burst. */
+export const MAX_IN_FLIGHT = 32;
+
+type Run = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+
+interface Connection {
+	/** The credential type the node authenticates with, and how its base URL reads from it. */
+	credential: string;
+	baseUrl: (credentials: IDataObject) => string;
+	headers?: Record<string, string>;
+}
+
+/**
+ * The node's `customOperations` for the operations this module can run, and the `resource` property
+ * n8n looks them up by (hidden: the node has one resource).
+ */
+export function directOperations(resource: string, operations: Operation[], connection: Connection) {
+	const resourceProperty: INodeProperties = { displayName: 'Resource', name: 'resource', type: 'hidden', noDataExpression: true, default: resource };
+	const runs: Record<string, Run> = Object.fromEntries(operations.filter(isDirect).map((operation) => [operation.value, runner(operation, connection)]));
+	return { resourceProperty, customOperations: { [resource]: runs } };
+}
+
+/** Whether the operation uses only what this module runs (else it stays with n8n's declarative engine). */
+function isDirect(operation: Operation): boolean {
+	const { request, send, output, operations, ...rest } = operation.routing ?? {};
+	const staticRequest = !!request && typeof request.url === 'string' && !request.url.startsWith('=') && Object.keys(request).every((k) => ['method', 'url', 'body'].includes(k));
+	const plainSend = !send || Object.keys(send).every((k) => k === 'preSend');
+	const plainOutput = !output || Object.keys(output).every((k) => k === 'postReceive') && (output.postReceive ?? []).every((a) => typeof a === 'function');
+	return staticRequest && plainSend && plainOutput && !operations && !Object.keys(rest).length && (operation.fields ?? []).every(isDirectField);
+}
+
+function isDirectField(field: INodeProperties): boolean {
+	if (field.type === 'options' && (field.options ?? []).some((option) => 'routing' in option && option.routing)) return false;
+	if (field.type === 'collection') return (field.options as INodeProperties[]).every(isDirectField);
+	// The values of a fixed collection are read by the operation's own preSend, never routed one by one.
+	if (field.type === 'fixedCollection' && (field.options ?? []).some((option) => 'values' in option && option.values.some((value) => value.routing))) return false;
+	const { send, ...rest } = field.routing ?? {};
+	if (Object.keys(rest).length || !send) return Object.keys(rest).length === 0;
+	const { type, property, preSend, ...more } = send;
+	return !Object.keys(more).length && (property === undefined || (typeof property === 'string' && !property.startsWith('=') && (type === 'body' || type === 'query'))) && (preSend ?? []).every((a) => typeof a === 'function');
+}
+
+type PostReceiveFunction = (this: IExecuteSingleFunctions, items: INodeExecutionData[], response: IN8nHttpFullResponse) => Promise<INodeExecutionData[]>;
+
+/** The request of one item: the route, then each shown field's value where its routing puts it. */
+interface Request {
+	options: IHttpRequestOptions;
+	preSend: PreSendAction[];
+}
+
+function addField(request: Request, field: INodeProperties, value: unknown) {
+	const send = field.routing?.send;
+	if (send?.property) {
+		const target = send.type === 'query' ? (request.options.qs ??= {}) : ((request.options.body ??= {}) as IDataObject);
+		target[send.property] = value as IDataObject[string];
+	}
+	if (send?.preSend) request.preSend.push(...send.preSend);
+}
+
+function runner(operation: Operation, connection: Connection): Run {
+	const { method, url, body } = operation.routing!.request as { method: IHttpRequestMethods; url: string; body?: IDataObject };
+	const postReceive = (operation.routing?.output?.postReceive ?? []) as PostReceiveAction[];
+	const fields = operation.fields ?? [];
+
+	return async function (this: IExecuteFunctions) {
+		const items = this.getInputData();
+		const node = this.getNode();
+		const shown = new Set(Object.keys(node.parameters)); // n8n keeps only the parameters shown
+		const credentials = await this.getCredentials(connection.credential);
+		// Loaded once for the run (n8n's engine would load it again for every request).
+		const credentialsDecrypted: ICredentialsDecrypted = {
+			id: node.credentials?.[connection.credential]?.id ?? '',
+			name: node.credentials?.[connection.credential]?.name ?? connection.credential,
+			type: connection.credential,
+			data: credentials as ICredentialsDecrypted['data'],
+		};
+		const { batching, timeout } = this.getNodeParameter('requestOptions', 0, {}) as {
+			batching?: { batch?: { batchSize?: number; batchInterval?: number } };
+			timeout?: number;
+		};
+		const defaults: IHttpRequestOptions = {
+			baseURL: connection.baseUrl(credentials),
+			url,
+			method,
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...connection.headers },
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: timeout || 300_000,
+		};
+
+		const one = async (i: number): Promise<INodeExecutionData[]> => {
+			const request: Request = { options: { ...defaults, body: { ...body }, qs: {} }, preSend: [...(operation.routing?.send?.preSend ?? [])] };
+			for (const field of fields) {
+				if (!shown.has(field.name)) continue;
+				const value = this.getNodeParameter(field.name, i);
+				if (field.type !== 'collection') addField(request, field, value);
+				else {
+					for (const entry of field.options as INodeProperties[]) {
+						const shownEntry = entry.name in (value as IDataObject) && NodeHelpers.displayParameter(node.parameters, entry, node, null, node.parameters);
+						if (shownEntry) addField(request, entry, (value as IDataObject)[entry.name]);
+					}
+				}
+			}
+			const item = itemFunctions(this, i, items[i]);
+			for (const preSend of request.preSend) request.options = await preSend.call(item, request.options);
+			const response = (await this.helpers.httpRequestWithAuthentication.call(this, connection.credential, request.options, {
+				credentialsDecrypted,
+			})) as IN8nHttpFullResponse;
+			let output: INodeExecutionData[] = [{ json: response.body as IDataObject }];
+			for (const action of postReceive) output = await (action as PostReceiveFunction).call(item, output, response);
+			return output.map((out) => ({ ...out, pairedItem: { item: i } }));
+		};
+
+		// A pool: each worker takes the next item, so requests leave in item order, at most MAX_IN_FLIGHT at once;
+		// Batching (Request Options) pauses between batches as n8n's engine does.
+		const results: Array<INodeExecutionData[] | { error: Error }> = new Array(items.length);
+		const batchSize = batching?.batch?.batchSize ?? 0;
+		const interval = batching?.batch?.batchInterval ?? 0;
+		let next = 0;
+		const worker = async () => {
+			while (next < items.length) {
+				const i = next++;
+				if (i > 0 && batchSize > 0 && interval > 0 && i % batchSize === 0) await sleep(interval);
+				try {
+					results[i] = await one(i);
+				} catch (error) {
+					results[i] = { error: asNodeError(this, error as Error, i) };
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, items.length) }, worker));
+
+		const returnData: INodeExecutionData[] = [];
+		for (const [i, result] of results.entries()) {
+			if (!('error' in result)) returnData.push(...result);
+			else if (this.continueOnFail()) returnData.push({ json: {}, error: result.error as NodeApiError, pairedItem: { item: i } });
+			else throw result.error;
+		}
+		return [returnData];
+	};
+}
+
+/** An error of item `i` as n8n's engine gives it: the node's own errors as they are, others as a NodeApiError. */
+function asNodeError(ctx: IExecuteFunctions, error: Error, i: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.itemIndex = i;
+		return error;
+	}
+	return new NodeApiError(ctx.getNode(), error as unknown as JsonObject, { itemIndex: i, message: error.message });
+}
+
+/**
+ * What the declarations' preSend and postReceive functions use of n8n's per-item context, for item
+ * `i`: its parameters, input, binary data, node and index.
+ */
+function itemFunctions(ctx: IExecuteFunctions, i: number, item: INodeExecutionData): IExecuteSingleFunctions {
+	const functions: Partial<IExecuteSingleFunctions> = {
+		getNodeParameter: ((name: string, fallback?: unknown, options?: object) => ctx.getNodeParameter(name, i, fallback, options)) as IExecuteSingleFunctions['getNodeParameter'],
+		getInputData: () => item,
+		getItemIndex: () => i,
+		getNode: () => ctx.getNode(),
+		helpers: {
+			...ctx.helpers,
+			getBinaryDataBuffer: (property: string) => ctx.helpers.getBinaryDataBuffer(i, property),
+		} as unknown as IExecuteSingleFunctions['helpers'],
+	};
+	return functions as IExecuteSingleFunctions;
+}
