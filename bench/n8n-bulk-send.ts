@@ -19,7 +19,7 @@
  * Scenarios: Send Text with 10,000 items (BENCH_ITEMS), sync and `async`; then the per-item cost of
  * the other large nodes with BENCH_NODE_ITEMS items: WDM Group Rename, WDM Post Create, WDM Page Create.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,13 +48,24 @@ async function startServer(dataDir: string) {
 	return { url: `http://127.0.0.1:${port}`, child };
 }
 
-async function call(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+/** The gateway's envelope, as far as this script reads it. */
+interface Answer {
+	data: { token: string; jid: string; messages: Message[]; hasMore: boolean };
+}
+interface Message {
+	text: string;
+	chatid: string;
+	status: string;
+	track_id: string;
+}
+
+async function call(url: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
 	const res = await fetch(url, {
 		method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
 		headers: { 'content-type': 'application/json', ...init.headers },
 		body: init.body === undefined ? undefined : JSON.stringify(init.body),
 	});
-	const body: any = await res.json();
+	const body = (await res.json()) as Answer;
 	if (res.status >= 300) throw new Error(`${init.method ?? 'POST'} ${url}: HTTP ${res.status} ${JSON.stringify(body)}`);
 	return body;
 }
@@ -70,7 +81,7 @@ async function pairedDevice(server: string, name: string): Promise<string> {
 
 /** Every message the device stored, read through /message/find (newest first). */
 async function storedMessages(gateway: string, token: string) {
-	const messages: Array<{ text: string; chatid: string; status: string; track_id: string }> = [];
+	const messages: Message[] = [];
 	for (let offset = 0; ; offset += 1000) {
 		const { data } = await call(`${gateway}/message/find`, { body: { limit: 1000, offset }, headers: { token } });
 		messages.push(...data.messages);
@@ -79,7 +90,7 @@ async function storedMessages(gateway: string, token: string) {
 }
 
 /** Messages of a bulk send that are stored with the right recipient and text (queued ones too). */
-function rightTexts(messages: Awaited<ReturnType<typeof storedMessages>>) {
+function rightTexts(messages: Message[]) {
 	return messages.filter((m) => {
 		const i = Number(m.track_id?.slice('sub-'.length));
 		return m.chatid === `${5511900000000 + i}@s.whatsapp.net` && m.text === bulkText(i);

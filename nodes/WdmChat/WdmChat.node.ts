@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { gatewayRequestDefaults } from '../shared/gateway';
+import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
 import { archive } from './archive';
 import { remove } from './delete';
@@ -7,6 +8,9 @@ import { find } from './find';
 import { markRead } from './markRead';
 import { mute } from './mute';
 import { pin } from './pin';
+
+const operations = [find, archive, markRead, mute, pin, remove];
+const direct = directOperations('chat', operations, instanceApi);
 
 export class WdmChat implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,6 +27,8 @@ export class WdmChat implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([find, archive, markRead, mute, pin, remove]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

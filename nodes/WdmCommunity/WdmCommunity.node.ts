@@ -1,8 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { gatewayRequestDefaults } from '../shared/gateway';
+import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
 import { create } from './create';
 import { editGroups } from './editGroups';
+
+const operations = [create, editGroups];
+const direct = directOperations('community', operations, instanceApi);
 
 export class WdmCommunity implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,6 +23,8 @@ export class WdmCommunity implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([create, editGroups]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

@@ -1,8 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { gatewayRequestDefaults } from '../shared/gateway';
+import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
 import { checkNumbers, getChatDetails } from './chats';
 import { add, getMany, list, remove } from './contacts';
+
+const operations = [getMany, list, add, remove, getChatDetails, checkNumbers];
+const direct = directOperations('contact', operations, instanceApi);
 
 export class WdmContact implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,6 +23,8 @@ export class WdmContact implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([getMany, list, add, remove, getChatDetails, checkNumbers]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

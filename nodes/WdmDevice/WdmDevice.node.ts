@@ -1,8 +1,12 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { gatewayRequestDefaults } from '../shared/gateway';
+import { gatewayRequestDefaults, userApi } from '../shared/gateway';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
 import { create, getMany, getQr, getStatus, logout, remove } from './devices';
 import { getWebhooks, setWebhook } from './webhooks';
+
+const operations = [getMany, create, remove, getQr, getStatus, logout, getWebhooks, setWebhook];
+const direct = directOperations('device', operations, userApi);
 
 export class WdmDevice implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,6 +23,8 @@ export class WdmDevice implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmUserApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([getMany, create, remove, getQr, getStatus, logout, getWebhooks, setWebhook]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

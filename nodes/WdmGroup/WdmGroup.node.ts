@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { gatewayRequestDefaults } from '../shared/gateway';
+import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
 import { create } from './create';
 import { updateImage } from './image';
@@ -9,6 +10,24 @@ import { leave } from './leave';
 import { getMany, list } from './list';
 import { updateParticipants } from './participants';
 import { updateAnnounce, updateDescription, updateLocked, updateName } from './settings';
+
+const operations = [
+	create,
+	getInfo,
+	getMany,
+	list,
+	getInviteInfo,
+	join,
+	leave,
+	resetInviteCode,
+	updateName,
+	updateDescription,
+	updateImage,
+	updateAnnounce,
+	updateLocked,
+	updateParticipants,
+];
+const direct = directOperations('group', operations, instanceApi);
 
 export class WdmGroup implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,21 +44,8 @@ export class WdmGroup implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([
-			create,
-			getInfo,
-			getMany,
-			list,
-			getInviteInfo,
-			join,
-			leave,
-			resetInviteCode,
-			updateName,
-			updateDescription,
-			updateImage,
-			updateAnnounce,
-			updateLocked,
-			updateParticipants,
-		]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

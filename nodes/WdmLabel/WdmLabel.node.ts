@@ -1,9 +1,13 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { gatewayRequestDefaults } from '../shared/gateway';
+import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
 import { edit } from './edit';
 import { getMany } from './getMany';
 import { addChatLabel, removeChatLabel, setChatLabels } from './setChatLabels';
+
+const operations = [getMany, setChatLabels, addChatLabel, removeChatLabel, edit];
+const direct = directOperations('label', operations, instanceApi);
 
 export class WdmLabel implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,6 +24,8 @@ export class WdmLabel implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([getMany, setChatLabels, addChatLabel, removeChatLabel, edit]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

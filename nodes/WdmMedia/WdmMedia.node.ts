@@ -1,12 +1,16 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
-import { siteRequestDefaults } from '../shared/site';
+import { siteApi, siteRequestDefaults } from '../shared/site';
 import { deleteMedia } from './delete';
 import { download } from './download';
 import { get } from './get';
 import { getMany } from './getMany';
 import { update } from './update';
 import { upload } from './upload';
+
+const operations = [upload, get, getMany, update, download, deleteMedia];
+const direct = directOperations('media', operations, siteApi);
 
 export class WdmMedia implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,6 +27,8 @@ export class WdmMedia implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: operationProperties([upload, get, getMany, update, download, deleteMedia]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

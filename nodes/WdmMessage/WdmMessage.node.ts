@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directOperations } from '../shared/direct';
-import { gatewayBaseUrl, gatewayRequestDefaults } from '../shared/gateway';
+import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
 import { operationProperties } from '../shared/operations';
 import { deleteMessage } from './delete';
 import { download } from './download';
@@ -23,7 +23,7 @@ import { sendText } from './sendText';
 const operations = [sendText, sendMedia, sendContact, sendLocation, sendTextStatus, sendMediaStatus, sendLocationButton, requestPayment, sendPixButton, sendMenu, sendCarousel, find, download, setPresence, markRead, react, deleteMessage, edit];
 
 // Bulk sends: the operations run with each parameter read once per item (see shared/direct.ts).
-const direct = directOperations('message', operations, { credential: 'wdmInstanceApi', baseUrl: gatewayBaseUrl });
+const direct = directOperations('message', operations, instanceApi);
 
 export class WdmMessage implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,7 +1,11 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { contentOperations, POST_TYPE } from '../shared/content';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
-import { siteRequestDefaults } from '../shared/site';
+import { siteApi, siteRequestDefaults } from '../shared/site';
+
+const operations = contentOperations(POST_TYPE);
+const direct = directOperations('post', operations, siteApi);
 
 export class WdmPost implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,6 +22,8 @@ export class WdmPost implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: operationProperties(contentOperations(POST_TYPE)),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

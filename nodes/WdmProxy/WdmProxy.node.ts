@@ -1,9 +1,13 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { gatewayRequestDefaults } from '../shared/gateway';
+import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
 import { remove } from './delete';
 import { get } from './get';
 import { set } from './set';
+
+const operations = [get, set, remove];
+const direct = directOperations('proxy', operations, instanceApi);
 
 export class WdmProxy implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,6 +24,8 @@ export class WdmProxy implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: operationProperties([get, set, remove]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

@@ -1,9 +1,13 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { directOperations } from '../shared/direct';
 import { operationProperties } from '../shared/operations';
-import { siteRequestDefaults } from '../shared/site';
+import { siteApi, siteRequestDefaults } from '../shared/site';
 import { batch } from './batch';
 import { getIndex, getNamespaceIndex } from './index';
 import { oembedEmbed, oembedProxy } from './oembed';
+
+const operations = [getIndex, getNamespaceIndex, batch, oembedEmbed, oembedProxy];
+const direct = directOperations('site', operations, siteApi);
 
 export class WdmSite implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,6 +24,8 @@ export class WdmSite implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: operationProperties([getIndex, getNamespaceIndex, batch, oembedEmbed, oembedProxy]),
+		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	customOperations = direct.customOperations;
 }

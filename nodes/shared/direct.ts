@@ -27,7 +27,7 @@ import type { Operation } from './operations';
  * millisecond. A bulk send of 10,000 items with three per-item expressions spent most of its time
  * there (docs/benchmarks.md, docs/decisions.md "Nodes: bulk sends").
  *
- * What it runs: a static request (method, URL, fixed body), fields sent as body or query properties
+ * What it runs: a request (method, URL with per-item segments, fixed body and query), fields sent as body or query properties
  * under a fixed name, collections of such fields, preSend and postReceive functions. `directOperations`
  * refuses anything else when the node loads, so an operation that needs more stays declarative.
  */
@@ -57,10 +57,10 @@ export function directOperations(resource: string, operations: Operation[], conn
 /** Whether the operation uses only what this module runs (else it stays with n8n's declarative engine). */
 function isDirect(operation: Operation): boolean {
 	const { request, send, output, operations, ...rest } = operation.routing ?? {};
-	const staticRequest = !!request && typeof request.url === 'string' && !request.url.startsWith('=') && Object.keys(request).every((k) => ['method', 'url', 'body'].includes(k));
+	const plainRequest = !!request && typeof request.url === 'string' && Object.keys(request).every((k) => ['method', 'url', 'body', 'qs'].includes(k));
 	const plainSend = !send || Object.keys(send).every((k) => k === 'preSend');
 	const plainOutput = !output || Object.keys(output).every((k) => k === 'postReceive') && (output.postReceive ?? []).every((a) => typeof a === 'function');
-	return staticRequest && plainSend && plainOutput && !operations && !Object.keys(rest).length && (operation.fields ?? []).every(isDirectField);
+	return plainRequest && plainSend && plainOutput && !operations && !Object.keys(rest).length && (operation.fields ?? []).every(isDirectField);
 }
 
 function isDirectField(field: INodeProperties): boolean {
@@ -68,7 +68,9 @@ function isDirectField(field: INodeProperties): boolean {
 	if (field.type === 'collection') return (field.options as INodeProperties[]).every(isDirectField);
 	// The values of a fixed collection are read by the operation's own preSend, never routed one by one.
 	if (field.type === 'fixedCollection' && (field.options ?? []).some((option) => 'values' in option && option.values.some((value) => value.routing))) return false;
-	const { send, ...rest } = field.routing ?? {};
+	const { send, output, ...rest } = field.routing ?? {};
+	// Limit: `maxResults` of the field's own value, nothing else.
+	if (output && (Object.keys(output).length !== 1 || output.maxResults !== '={{$value}}')) return false;
 	if (Object.keys(rest).length || !send) return Object.keys(rest).length === 0;
 	const { type, property, preSend, ...more } = send;
 	return !Object.keys(more).length && (property === undefined || (typeof property === 'string' && !property.startsWith('=') && (type === 'body' || type === 'query'))) && (preSend ?? []).every((a) => typeof a === 'function');
@@ -80,19 +82,26 @@ type PostReceiveFunction = (this: IExecuteSingleFunctions, items: INodeExecution
 interface Request {
 	options: IHttpRequestOptions;
 	preSend: PreSendAction[];
+	/** Limit: at most this many output items. */
+	maxResults?: number;
 }
 
 function addField(request: Request, field: INodeProperties, value: unknown) {
 	const send = field.routing?.send;
 	if (send?.property) {
-		const target = send.type === 'query' ? (request.options.qs ??= {}) : ((request.options.body ??= {}) as IDataObject);
-		target[send.property] = value as IDataObject[string];
+		// A dotted property is a path, as in n8n's engine: `meta._builder_data` is `{meta: {_builder_data}}`.
+		let target = send.type === 'query' ? (request.options.qs ??= {}) : ((request.options.body ??= {}) as IDataObject);
+		const keys = send.property.split('.');
+		const last = keys.pop()!;
+		for (const key of keys) target = (target[key] ??= {}) as IDataObject;
+		target[last] = value as IDataObject[string];
 	}
 	if (send?.preSend) request.preSend.push(...send.preSend);
+	if (field.routing?.output?.maxResults) request.maxResults = Number(value);
 }
 
 function runner(operation: Operation, connection: Connection): Run {
-	const { method, url, body } = operation.routing!.request as { method: IHttpRequestMethods; url: string; body?: IDataObject };
+	const { method, url, body, qs } = operation.routing!.request as { method: IHttpRequestMethods; url: string; body?: IDataObject; qs?: IDataObject };
 	const postReceive = (operation.routing?.output?.postReceive ?? []) as PostReceiveAction[];
 	const fields = operation.fields ?? [];
 
@@ -114,7 +123,7 @@ function runner(operation: Operation, connection: Connection): Run {
 		};
 		const defaults: IHttpRequestOptions = {
 			baseURL: connection.baseUrl(credentials),
-			url,
+			url: '',
 			method,
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...connection.headers },
 			json: true,
@@ -124,7 +133,10 @@ function runner(operation: Operation, connection: Connection): Run {
 		};
 
 		const one = async (i: number): Promise<INodeExecutionData[]> => {
-			const request: Request = { options: { ...defaults, body: { ...body }, qs: {} }, preSend: [...(operation.routing?.send?.preSend ?? [])] };
+			// A URL with segments from parameters (`=/posts/{{...$parameter.postId}}`) is an expression of the item.
+			// (evaluateExpression adds the leading `=` itself.)
+			const itemUrl = url.startsWith('=') ? String(this.evaluateExpression(url.slice(1), i)) : url;
+			const request: Request = { options: { ...defaults, url: itemUrl, body: { ...body }, qs: { ...qs } }, preSend: [...(operation.routing?.send?.preSend ?? [])] };
 			for (const field of fields) {
 				if (!shown.has(field.name)) continue;
 				const value = this.getNodeParameter(field.name, i);
@@ -143,7 +155,7 @@ function runner(operation: Operation, connection: Connection): Run {
 			})) as IN8nHttpFullResponse;
 			let output: INodeExecutionData[] = [{ json: response.body as IDataObject }];
 			for (const action of postReceive) output = await (action as PostReceiveFunction).call(item, output, response);
-			return output.map((out) => ({ ...out, pairedItem: { item: i } }));
+			return output.slice(0, request.maxResults).map((out) => ({ ...out, pairedItem: { item: i } }));
 		};
 
 		// A pool: each worker takes the next item, so requests leave in item order, at most MAX_IN_FLIGHT at once;

@@ -36,6 +36,10 @@ export async function unwrapData(
 /** The gateway base URL a credential names (`gatewayRequestDefaults` reads it the same way). */
 export const gatewayBaseUrl = (credentials: IDataObject) => String(credentials.baseUrl).replace(/\/+$/, '');
 
+/** How the gateway nodes' operations reach the gateway when they run directly (see direct.ts). */
+export const instanceApi = { credential: 'wdmInstanceApi', baseUrl: gatewayBaseUrl };
+export const userApi = { credential: 'wdmUserApi', baseUrl: gatewayBaseUrl };
+
 /** Request defaults of every gateway node: the credential's base URL, JSON both ways. */
 export const gatewayRequestDefaults = {
 	baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',

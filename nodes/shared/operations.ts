@@ -24,13 +24,14 @@ export interface Operation extends INodePropertyOptions {
  *   fits both, or, if the two mean different things, two names.
  */
 export function operationProperties(operations: Operation[]): INodeProperties[] {
+	const first = operations[0].value;
 	const selector = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		options: operations.map(({ fields: _fields, ...option }) => option),
-		default: operations[0].value,
+		default: first,
 	} satisfies INodeProperties;
 	const byName = new Map<string, Array<{ field: INodeProperties; operations: string[] }>>();
 	for (const operation of operations) {

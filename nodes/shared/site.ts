@@ -28,6 +28,13 @@ import type {
 export const SITE_BASE_URL =
 	'={{$credentials.url.replace(/\\/+$/, "") + ($credentials.addressing === "wpJson" ? "/wp-json" : "/index.php?rest_route=")}}';
 
+/** The base URL of the credential's addressing style (`SITE_BASE_URL` says the same as an expression). */
+export const siteBaseUrl = (credentials: IDataObject) =>
+	String(credentials.url).replace(/\/+$/, '') + (credentials.addressing === 'wpJson' ? '/wp-json' : '/index.php?rest_route=');
+
+/** How the site nodes' operations reach the site when they run directly (see direct.ts). */
+export const siteApi = { credential: 'wdmSiteApi', baseUrl: siteBaseUrl };
+
 /** Request defaults of every site node: the site in the credential's style, JSON both ways. */
 export const siteRequestDefaults = {
 	baseURL: SITE_BASE_URL,

@@ -49,7 +49,7 @@ export function buildApp(config: Config): { app: FastifyInstance; services: Serv
 export async function startApp(config: Config): Promise<App> {
 	const { app, services } = buildApp(config);
 	const admin = ensureAdmin(services.store, { apiKey: config.adminKey, appPassword: config.adminAppPassword });
-	await app.listen({ port: config.port, host: config.host });
+	await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
 	const address = app.server.address();
 	const port = typeof address === 'object' && address ? address.port : config.port;
 	const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;

@@ -8,6 +8,12 @@ import { builtInIssues, validationMessage } from './http/errors';
 export const configSchema = z.object({
 	port: z.coerce.number().int().min(0).max(65535).default(8080),
 	host: z.string().default('127.0.0.1'),
+	/**
+	 * Connections the kernel holds for the server to accept. A bulk send from n8n opens one per item at
+	 * once; past this queue a connection waits for the kernel's handshake retries (seconds). The kernel
+	 * caps it at net.core.somaxconn.
+	 */
+	listenBacklog: z.coerce.number().int().min(1).default(4096),
 	/** Data directory, or `:memory:` for a store that lives as long as the process. */
 	data: z.string().default('./data'),
 	/** `auto`: a pairing completes by itself after `pairDelayMs`; `manual`: only through the sandbox. */

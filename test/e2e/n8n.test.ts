@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { App } from '../../server/src/app';
 import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, client, connectedDevice, startServer } from '../helpers/server';
 import { buildPackage, ensureN8n, n8nCli, nodeOutput } from './n8n';
-import { link, node } from './workflows';
+import { bulkText, bulkWorkflow, link, node, subscriber, wdmSendText } from './workflows';
 
 let server: App;
 let dir: string;
@@ -245,3 +245,31 @@ test('Upload an image -> Create a post featuring it -> Update the post -> List i
 	const stored = await fetch(`${server.url}/wp-json/cms/v2/posts/${created.id}?context=edit`, { headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) } });
 	expect(await stored.json()).toMatchObject({ featured_media: media.id, title: { raw: 'Launch day: we are live' } });
 }, 10 * 60_000);
+
+test('Bulk send: 2,000 subscribers -> WDM Message Send Text, each with its own number, text and track id', async () => {
+	const { device, n8n, credentials } = await n8nWithDevice('bulk');
+	const count = 2000;
+	await n8n.importWorkflow(bulkWorkflow('wdmE2eWorkflow05', count, wdmSendText(credentials.wdmInstanceApi)));
+	const run = await n8n.execute('wdmE2eWorkflow05', 10 * 60_000);
+
+	expect(run.status).toBe('success');
+	expect(run.data.resultData.error).toBeUndefined();
+	const expected = Array.from({ length: count }, (_, i) => ({
+		chatid: `${subscriber(i).phone}@s.whatsapp.net`,
+		text: bulkText(i),
+		track_id: subscriber(i).id,
+	}));
+	// One output item per input item, in item order.
+	expect(nodeOutput(run, 'Send').map(({ chatid, text, track_id }) => ({ chatid, text, track_id }))).toEqual(expected);
+
+	// The server stored exactly one message per subscriber, to their number, with their text.
+	const api = client(server.url);
+	const stored: Array<{ chatid: string; text: string; track_id: string }> = [];
+	for (let offset = 0; ; offset += 1000) {
+		const page = await api.post('/message/find', { limit: 1000, offset }, { token: device.token });
+		stored.push(...page.body.data.messages);
+		if (!page.body.data.hasMore) break;
+	}
+	const byTrackId = (m: { track_id: string }) => Number(m.track_id.slice('sub-'.length));
+	expect(stored.sort((a, b) => byTrackId(a) - byTrackId(b)).map(({ chatid, text, track_id }) => ({ chatid, text, track_id }))).toEqual(expected);
+}, 15 * 60_000);

@@ -34,14 +34,21 @@ function peakRssKb(pid: number): number {
  * Runs a command asynchronously: the reference server lives in this process, so a synchronous
  * child would block it. After `timeoutMs` the command's whole process group is killed.
  */
+let outputs = 0;
+
 function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number; echo?: boolean }): Promise<Exit> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		// n8n exits (process.exit) right after printing a run, and output still queued for a pipe is then
+		// lost (a run of 10,000 items prints ~18 MB): its stdout goes to a file, which Node writes at once.
+		const outFile = path.join(os.tmpdir(), `wdm-n8n-${process.pid}-${outputs++}.out`);
+		const out = options.echo ? 'pipe' : fs.openSync(outFile, 'w');
+		const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, detached: true, stdio: ['ignore', out, 'pipe'] });
+		if (typeof out === 'number') fs.closeSync(out);
 		const exit: Exit = { code: null, stdout: '', stderr: '', peakRssKb: 0 };
 		// VmHWM only grows, and the process is gone once it exits: read it while it runs.
 		const sampler = setInterval(() => (exit.peakRssKb = Math.max(exit.peakRssKb, peakRssKb(child.pid!))), 250);
 		for (const name of ['stdout', 'stderr'] as const) {
-			child[name].on('data', (chunk: Buffer) => {
+			child[name]?.on('data', (chunk: Buffer) => {
 				exit[name] += chunk.toString();
 				if (options.echo) process[name].write(chunk);
 			});
@@ -58,6 +65,10 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
 		child.on('close', (code) => {
 			clearTimeout(timer);
 			clearInterval(sampler);
+			if (typeof out === 'number') {
+				exit.stdout = fs.readFileSync(outFile, 'utf8');
+				fs.rmSync(outFile);
+			}
 			resolve({ ...exit, code });
 		});
 	});

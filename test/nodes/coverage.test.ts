@@ -64,7 +64,7 @@ const SHARED_ROUTES: Record<string, string[]> = {
 
 test('no two operations call the same route, but the modes of a shared route', () => {
 	const byRoute = new Map<string, string[]>();
-	for (const o of operations) byRoute.set(o.route, [...(byRoute.get(o.route) ?? []), o.operation]);
+	for (const o of operations) byRoute.set(o.route, [...(byRoute.get(o.route) ?? []), String(o.operation)]);
 	expect(Object.fromEntries([...byRoute].filter(([, ops]) => ops.length > 1))).toEqual(SHARED_ROUTES);
 });
 

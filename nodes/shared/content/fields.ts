@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { type SiteMethod, siteRouting } from '../site';
 
 /** What the post and page nodes differ in; every operation is declared once for both. */
@@ -40,10 +40,29 @@ export const itemRouting = (type: ContentType, method: SiteMethod, suffix = '') 
 /** Routing that sends a field as the query parameter named. */
 export const query = (property: string) => ({ send: { type: 'query' as const, property } });
 
-/** A parameter sent as WordPress reads a list: comma-separated (a value, a typed list, or an array from an expression). */
-export const asList = (type: 'query' | 'body', property: string) => ({
-	send: { type, property, value: '={{ [].concat($value).join(",") }}' },
+/**
+ * Routing that sends a field under `property` (a dotted path: `meta._builder_data`), reshaped by
+ * `change` once it is in the request: a function, not n8n's `value` expression, which would cost an
+ * expression evaluation per item.
+ */
+const sendAs = (type: 'query' | 'body', property: string, change: (value: unknown) => unknown) => ({
+	send: {
+		type,
+		property,
+		preSend: [
+			async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
+				const keys = property.split('.');
+				const last = keys.pop()!;
+				const parent = keys.reduce<IDataObject | undefined>((at, key) => at?.[key] as IDataObject, (type === 'query' ? options.qs : options.body) as IDataObject);
+				if (parent && last in parent) parent[last] = change(parent[last]) as IDataObject[string];
+				return options;
+			},
+		],
+	},
 });
+
+/** A parameter sent as WordPress reads a list: comma-separated (a value, a typed list, or an array from an expression). */
+export const asList = (type: 'query' | 'body', property: string) => sendAs(type, property, (value) => ([] as unknown[]).concat(value).join(','));
 
 /** A list of IDs typed as `1, 2, 3`. */
 export function idsField(displayName: string, name: string, description: string, send: 'query' | 'body' = 'query', property = name): INodeProperties {
@@ -221,7 +240,7 @@ export function writableFields(type: ContentType, except: string[] = []): INodeP
 			type: 'json',
 			default: '',
 			description: "The page builder's data of the item (JSON, kept as a string)",
-			routing: { send: { type: 'body', property: 'meta._builder_data', value: '={{ typeof $value === "string" ? $value : JSON.stringify($value) }}' } },
+			routing: sendAs('body', 'meta._builder_data', (value) => (typeof value === 'string' ? value : JSON.stringify(value))),
 		},
 		{
 			displayName: 'Meta: Builder Edit Mode',
