@@ -41,7 +41,6 @@ interface Connection {
 	/** The credential type the node authenticates with, and how its base URL reads from it. */
 	credential: string;
 	baseUrl: (credentials: IDataObject) => string;
-	headers?: Record<string, string>;
 }
 
 /**
@@ -66,12 +65,13 @@ function isDirect(operation: Operation): boolean {
 function isDirectField(field: INodeProperties): boolean {
 	if (field.type === 'options' && (field.options ?? []).some((option) => 'routing' in option && option.routing)) return false;
 	if (field.type === 'collection') return (field.options as INodeProperties[]).every(isDirectField);
-	// The values of a fixed collection are read by the operation's own preSend, never routed one by one.
+	// A fixed collection is read whole by a preSend; values routed one by one are for n8n's engine.
 	if (field.type === 'fixedCollection' && (field.options ?? []).some((option) => 'values' in option && option.values.some((value) => value.routing))) return false;
 	const { send, output, ...rest } = field.routing ?? {};
 	// Limit: `maxResults` of the field's own value, nothing else.
 	if (output && (Object.keys(output).length !== 1 || output.maxResults !== '={{$value}}')) return false;
-	if (Object.keys(rest).length || !send) return Object.keys(rest).length === 0;
+	if (Object.keys(rest).length) return false;
+	if (!send) return true;
 	const { type, property, preSend, ...more } = send;
 	return !Object.keys(more).length && (property === undefined || (typeof property === 'string' && !property.startsWith('=') && (type === 'body' || type === 'query'))) && (preSend ?? []).every((a) => typeof a === 'function');
 }
@@ -125,7 +125,7 @@ function runner(operation: Operation, connection: Connection): Run {
 			baseURL: connection.baseUrl(credentials),
 			url: '',
 			method,
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...connection.headers },
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
@@ -158,16 +158,17 @@ function runner(operation: Operation, connection: Connection): Run {
 			return output.slice(0, request.maxResults).map((out) => ({ ...out, pairedItem: { item: i } }));
 		};
 
-		// A pool: each worker takes the next item, so requests leave in item order, at most MAX_IN_FLIGHT at once;
-		// Batching (Request Options) pauses between batches as n8n's engine does.
+		// A pool: each worker takes the next item, so requests leave in item order, at most MAX_IN_FLIGHT at once.
+		// Batching (Request Options): batch k of Items per Batch starts k Batch Intervals after the first.
 		const results: Array<INodeExecutionData[] | { error: Error }> = new Array(items.length);
 		const batchSize = batching?.batch?.batchSize ?? 0;
 		const interval = batching?.batch?.batchInterval ?? 0;
+		const start = Date.now();
 		let next = 0;
 		const worker = async () => {
 			while (next < items.length) {
 				const i = next++;
-				if (i > 0 && batchSize > 0 && interval > 0 && i % batchSize === 0) await sleep(interval);
+				if (batchSize > 0 && interval > 0) await sleep(start + Math.floor(i / batchSize) * interval - Date.now());
 				try {
 					results[i] = await one(i);
 				} catch (error) {

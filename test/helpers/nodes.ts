@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INode, INodeExecutionData, INodeType, IRun } from 'n8n-workflow';
 import path from 'node:path';
+import { DirectoryLoader } from 'n8n-core';
 import { n8n as manifest } from '../../package.json';
 import type { App } from '../../server/src/app';
 import type { SiteUser } from './content';
@@ -18,7 +19,9 @@ function load<T>(distPath: string): T {
 	return new Class();
 }
 
+// As n8n's loader does, declarative nodes get Request Options (batching, timeout, proxy).
 const nodes = manifest.nodes.map((p) => load<INodeType>(p));
+for (const node of nodes) DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
 
 /** Every node of the package, by the type name a workflow uses for it (`CUSTOM.wdmDevice`). */
 export const NODE_TYPES: Record<string, INodeType> = Object.fromEntries(nodes.map((node) => [`CUSTOM.${node.description.name}`, node]));

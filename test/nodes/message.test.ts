@@ -55,6 +55,20 @@ describe('sendText', () => {
 		expect(await stored(json.id as string)).toMatchObject({ id: json.id, text: 'Hello from n8n', chatid: TO_JID });
 	});
 
+	test('Request Options > Batching: each batch of items starts one interval after the one before', async () => {
+		const numbers = ['5511977771001', '5511977771002', '5511977771003', '5511977771004'];
+		const sent = await message(
+			{ operation: 'sendText', number: '={{ $json.number }}', text: 'batched', requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 600 } } } },
+			{ input: numbers.map((number) => ({ json: { number } })) },
+		);
+		expect(sent.error).toBeUndefined();
+		expect(sent.items.map((i) => i.json.chatid)).toEqual(numbers.map((n) => `${n}@s.whatsapp.net`));
+		// The server's clock: the second batch reached it about one interval after the first (the first
+		// request also opened a connection: some slack). Without batching they arrive within a few ms.
+		const at = sent.items.map((i) => i.json.messageTimestamp as number);
+		expect(Math.min(at[2], at[3]) - Math.min(at[0], at[1])).toBeGreaterThanOrEqual(450);
+	});
+
 	test('placeholders fill the {{name}} markers; unknown markers stay as written', async () => {
 		const sent = await message({
 			operation: 'sendText',
