@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
-import { frameworkErrors, installErrorHandling, registerRoutes, rewriteRestRoute } from './http/dispatch';
+import { clientErrors, frameworkErrors, installErrorHandling, registerRoutes, rewriteRestRoute } from './http/dispatch';
 import { serveFiles } from './media/serve';
 import { ensureAdmin, type AdminAccess } from './bootstrap';
 import { routes } from './routes';
-import { Services } from './services';
+import { Services, type ServiceOptions } from './services';
 
 export interface App {
 	app: FastifyInstance;
@@ -17,15 +17,16 @@ export interface App {
 }
 
 /** Builds the Fastify instance over a freshly opened store. Nothing runs until `start`. */
-export function buildApp(config: Config): { app: FastifyInstance; services: Services } {
+export function buildApp(config: Config, options: ServiceOptions = {}): { app: FastifyInstance; services: Services } {
 	const app = Fastify({
 		logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
 		bodyLimit: config.bodyLimit,
 		routerOptions: { ignoreTrailingSlash: true },
 		rewriteUrl: (req) => rewriteRestRoute(req.url ?? '/'),
 		frameworkErrors: frameworkErrors(config.bodyLimit),
+		clientErrorHandler: clientErrors,
 	});
-	const services = new Services(config, app.log);
+	const services = new Services(config, app.log, options);
 	installErrorHandling(app, config.bodyLimit);
 	registerRoutes(app, routes, services);
 	serveFiles(app, services);
@@ -46,8 +47,8 @@ export function buildApp(config: Config): { app: FastifyInstance; services: Serv
 }
 
 /** Builds the app, listens, and starts the background workers (pairing, send queue, webhooks). */
-export async function startApp(config: Config): Promise<App> {
-	const { app, services } = buildApp(config);
+export async function startApp(config: Config, options: ServiceOptions = {}): Promise<App> {
+	const { app, services } = buildApp(config, options);
 	const admin = ensureAdmin(services.store, { apiKey: config.adminKey, appPassword: config.adminAppPassword });
 	await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
 	const address = app.server.address();

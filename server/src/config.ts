@@ -28,6 +28,12 @@ export const configSchema = z.object({
 	/** Media fetched from a URL: time limit and size limit. */
 	mediaTimeoutMs: z.coerce.number().int().min(100).default(15000),
 	mediaMaxBytes: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+	/**
+	 * Let media downloads and webhooks reach this machine and private networks (loopback, 10/8, 192.168/16...),
+	 * e.g. an n8n on localhost. Off by default: otherwise any API user could make the server fetch internal URLs.
+	 * A flag or the environment gives `true`/`false` (or 1/0, yes/no); code may give the boolean itself.
+	 */
+	allowPrivateFetch: z.preprocess((v) => (typeof v === 'boolean' ? String(v) : v), z.stringbool({ error: 'must be true or false' })).default(false),
 	/** Interval at which presence is re-sent while it lasts. */
 	presenceResendMs: z.coerce.number().int().min(10).default(10000),
 	/** Webhook delivery: attempts before giving up, backoff base and cap, per-attempt timeout. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { configSchema, kebab, loadConfig, type Config } from './config';
+import { configSchema, envName, kebab, loadConfig, type Config } from './config';
 import { startApp } from './app';
 import { Store } from './store';
 import type { AdminAccess } from './bootstrap';
@@ -21,21 +21,28 @@ ${Object.keys(configSchema.shape)
 	.join('\n')}
 `;
 
-function printAccess(url: string, admin?: AdminAccess) {
+function printAccess(url: string, config: Config, admin?: AdminAccess) {
 	const lines = [
 		`WDM reference server listening on ${url}`,
 		`  gateway base URL: ${url}/wp-json/wdm/v1  (or ${url}/index.php?rest_route=/wdm/v1)`,
 		`  site URL:         ${url}`,
 	];
 	if (admin) {
-		lines.push('', 'First start: created user "admin". Its credentials are shown only now:', ...credentialLines('admin', admin));
+		// Only what the server generated is printed: a secret the operator gave (flag or environment) stays
+		// out of logs that may be kept or shared.
+		const given = (setting: 'adminKey' | 'adminAppPassword') => `as given by --${kebab(setting)} (${envName(setting)}), not shown`;
+		const shown = {
+			apiKey: config.adminKey ? given('adminKey') : admin.apiKey,
+			appPassword: config.adminAppPassword ? given('adminAppPassword') : admin.appPassword,
+		};
+		lines.push('', 'First start: created user "admin". Its credentials are shown only now:', ...credentialLines('admin', shown));
 	}
 	console.log(lines.join('\n'));
 }
 
 async function serve(config: Config) {
 	const server = await startApp(config);
-	printAccess(server.url, server.admin);
+	printAccess(server.url, config, server.admin);
 	let closing = false;
 	const shutdown = async (signal: string) => {
 		if (closing) return;
@@ -84,7 +91,13 @@ function newAppPassword(name: string | undefined, config: Config) {
 	console.log(['A new application password, shown only now:', ...lines].join('\n'));
 }
 
+/** A setting whose default is a boolean is a switch: `--allow-private-fetch` alone means true. */
+const isSwitch = (key: string) => typeof (configSchema.shape as Record<string, { _zod: { def: { defaultValue?: unknown } } }>)[key]._zod.def.defaultValue === 'boolean';
+
 async function main(argv: string[]) {
+	// Every setting is read as text (the config schema coerces it), a switch may also stand alone.
+	const switches = new Set(Object.keys(configSchema.shape).filter(isSwitch).map((k) => `--${kebab(k)}`));
+	argv = argv.flatMap((arg, i) => (switches.has(arg) && (i + 1 === argv.length || argv[i + 1].startsWith('--')) ? [arg, 'true'] : [arg]));
 	const options = Object.fromEntries(Object.keys(configSchema.shape).map((k) => [kebab(k), { type: 'string' as const }]));
 	const { values, positionals } = parseArgs({
 		args: argv,

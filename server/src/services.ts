@@ -9,6 +9,14 @@ import { Presence } from './network/presence';
 import { Messaging } from './network/messaging';
 import { Groups } from './network/groups';
 import { SendQueue } from './network/send-queue';
+import { Outbound, type Resolver } from './outbound/fetch';
+import type { MediaLimits } from './media/load';
+import { loadTokenKey } from './bootstrap';
+
+/** What a server is built with besides its settings (tests map host names without DNS). */
+export interface ServiceOptions {
+	resolve?: Resolver;
+}
 
 /** Everything a route handler may use, built once per server. */
 export class Services {
@@ -20,6 +28,10 @@ export class Services {
 	readonly messaging: Messaging;
 	readonly groups: Groups;
 	readonly sendQueue: SendQueue;
+	/** The guarded client for everything the server fetches or posts to. */
+	readonly outbound: Outbound;
+	/** How media given as a URL is fetched (every route that takes a file or image). */
+	readonly media: MediaLimits;
 	/** Set once the server listens: where clients reach it (file URLs point here). */
 	baseUrl = '';
 	private tokenKey: Buffer;
@@ -27,17 +39,20 @@ export class Services {
 	constructor(
 		readonly config: Config,
 		readonly log: FastifyBaseLogger,
+		options: ServiceOptions = {},
 	) {
 		const onError = (error: unknown) => log.error({ err: error }, 'background work failed');
 		this.store = Store.open(config.data);
-		this.delivery = new WebhookDelivery(this.store, config, onError);
+		this.outbound = new Outbound({ allowPrivate: config.allowPrivateFetch, resolve: options.resolve });
+		this.media = { timeoutMs: config.mediaTimeoutMs, maxBytes: config.mediaMaxBytes, outbound: this.outbound };
+		this.delivery = new WebhookDelivery(this.store, config, this.outbound, onError);
 		this.events = new Events(this.store, () => this.delivery.worker.wake());
 		this.pairing = new Pairing(this.store, this.events, config);
 		this.presence = new Presence(this.store, this.events, config);
 		this.messaging = new Messaging(this.store, this.events, config, this.presence, () => this.baseUrl);
 		this.groups = new Groups(this.store, this.events, this.messaging, () => this.baseUrl);
 		this.sendQueue = new SendQueue(this.store, this.messaging, onError);
-		this.tokenKey = Buffer.from(this.store.meta.getOrCreate('token_key', () => crypto.randomBytes(32).toString('hex')), 'hex');
+		this.tokenKey = loadTokenKey(this.store, config.data);
 	}
 
 	/**

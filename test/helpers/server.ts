@@ -3,6 +3,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { configSchema, type ConfigInput } from '../../server/src/config';
 import { startApp, type App } from '../../server/src/app';
+import type { ServiceOptions } from '../../server/src/services';
 
 export const ADMIN_KEY = 'test_admin_key_0123456789';
 /** The site application password of `admin` in test servers (WordPress's form: six groups of four). */
@@ -11,8 +12,11 @@ export const ADMIN_APP_PASSWORD = 'test AAAA BBBB CCCC DDDD EEEE';
 /** `Authorization` header value for the site's Basic scheme (user + application password). */
 export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-/** A reference server on a random port, with fast simulator timings unless a test asks otherwise. */
-export async function startServer(overrides: Partial<ConfigInput> = {}): Promise<App> {
+/**
+ * A reference server on a random port, with fast simulator timings unless a test asks otherwise. It may
+ * fetch from this machine (suites serve files and receive webhooks on 127.0.0.1); SSRF tests turn that off.
+ */
+export async function startServer(overrides: Partial<ConfigInput> = {}, options: ServiceOptions = {}): Promise<App> {
 	const config = configSchema.parse({
 		port: 0,
 		data: ':memory:',
@@ -24,9 +28,10 @@ export async function startServer(overrides: Partial<ConfigInput> = {}): Promise
 		webhookBackoffMs: 50,
 		webhookMaxBackoffMs: 200,
 		webhookTimeoutMs: 2000,
+		allowPrivateFetch: true,
 		...overrides,
 	});
-	return startApp(config);
+	return startApp(config, options);
 }
 
 const dataDirs: string[] = [];
@@ -90,8 +95,8 @@ export type Client = ReturnType<typeof client>;
 export const SANDBOX = '/wp-json/sandbox/v1';
 
 /** A server for the gateway suites (manual pairing unless told), with its `api` and `sandbox` clients. */
-export async function startGateway(overrides: Partial<ConfigInput> = {}) {
-	const server = await startServer({ pairing: 'manual', ...overrides });
+export async function startGateway(overrides: Partial<ConfigInput> = {}, options: ServiceOptions = {}) {
+	const server = await startServer({ pairing: 'manual', ...overrides }, options);
 	return { server, api: client(server.url), sandbox: client(server.url, SANDBOX) };
 }
 

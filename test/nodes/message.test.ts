@@ -267,7 +267,7 @@ describe('sendMedia', () => {
 
 	test('from a URL that does not answer the file: 400 naming the field', async () => {
 		const sent = await message({ operation: 'sendMedia', number: TO, type: 'image', source: 'url', fileUrl: `${files.url}/missing.png` });
-		expect(sent.error).toMatchObject({ httpCode: '400', message: `file: could not download ${files.url}/missing.png: it answered HTTP 404` });
+		expect(sent.error).toMatchObject({ httpCode: '400', message: `file: could not fetch ${files.url}/missing.png` });
 	});
 
 	test('from Base64, plain or as a data URI', async () => {

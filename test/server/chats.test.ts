@@ -1,7 +1,8 @@
-import { ADMIN_KEY, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device } from '../helpers/server';
 import { type Receiver, sleep, startReceiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 import { CHAT_ATTRIBUTES } from '../../server/src/gateway/chats';
+import { parseUser } from '../../server/src/network/jid';
 
 /** /chat/delete, /chat/archive, /chat/read, /chat/mute, /chat/pin and /chat/find, with their `chats` events. */
 
@@ -113,6 +114,22 @@ describe('POST /chat/read', () => {
 		await post(reader, 'read', { number: writer.phone, read: true });
 		const [copy] = await messagesOf(writer, reader.jid);
 		expect(copy).toMatchObject({ messageid: sent.messageid, status: 'read' });
+	});
+
+	test('read marks every unread message, also more than a page of them', async () => {
+		const d = await connectedDevice(server, 'many-unread');
+		const { store, messaging } = server.services;
+		const row = store.devices.byName(d.name)!;
+		const peer = parseUser(number(), 'from');
+		// Straight into the network: 1,200 requests through the sandbox would only make the test slow.
+		for (let i = 0; i < 1200; i++) messaging.receive(row, peer, { type: 'text', text: `m${i}` });
+		expect(store.chats.get(row.id, peer.jid)!.unread).toBe(1200);
+
+		const read = await api.post('/chat/read', { number: peer.phone, read: true }, { token: d.token });
+		expect(read.body.data).toMatchObject({ wa_chatid: peer.jid, wa_unreadCount: 0 });
+		expect(store.messages.unreadInbound(row.id, peer.jid)).toEqual([]);
+		const statuses = store.db.prepare('SELECT status, count(*) AS n FROM messages WHERE device_id = ? AND chatid = ? GROUP BY status').all(row.id, peer.jid);
+		expect(statuses).toEqual([{ status: 'read', n: 1200 }]);
 	});
 
 	test('unread: the chat shows at least 1 unread; a chat already unread keeps its count', async () => {

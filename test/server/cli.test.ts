@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Store } from '../../server/src/store';
-import { eventually, tempDataDir as newDataDir } from '../helpers/server';
+import { client, eventually, tempDataDir as newDataDir } from '../helpers/server';
 
 /**
  * The command line (`server/src/main.ts`), run as a real process from a fresh build. The build goes to
@@ -174,14 +174,56 @@ describe('first start and restart', () => {
 	});
 });
 
+describe('token key', () => {
+	test('a store copied without its key file does not start: the message says why and what to do', async () => {
+		const data = tempDataDir();
+		const key = 'tok_admin_key_0123456789';
+		const server = await start(['--data', data], { WDM_ADMIN_KEY: key });
+		const created = await fetch(`${server.url}/wp-json/wdm/v1/devices`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ name: 'phone' }),
+		});
+		expect(created.status).toBe(201);
+		await stop(server);
+		expect(fs.statSync(path.join(data, 'token.key')).mode & 0o777).toBe(0o600);
+
+		const copy = tempDataDir();
+		fs.copyFileSync(path.join(data, 'wdm.sqlite'), path.join(copy, 'wdm.sqlite'));
+		const res = await run(['--data', copy, '--port', '0']);
+		expect(res.code).toBe(1);
+		expect(res.stderr).toMatch(new RegExp(`^wdm-server: ${path.join(copy, 'token.key')} is missing, and the instance tokens of this store's devices come from it\\. Restore it`));
+	});
+});
+
 describe('WDM_ADMIN_KEY', () => {
-	test('sets the key of the bootstrap admin', async () => {
+	test('sets the key of the bootstrap admin, which the banner does not print', async () => {
 		const key = 'my_fixed_admin_key_0123456789';
 		const server = await start(['--data', tempDataDir()], { WDM_ADMIN_KEY: key });
 		try {
-			expect(KEY_LINE.exec(server.output())![1]).toBe(key);
+			expect(server.output()).not.toContain(key);
+			expect(server.output()).toContain('API key (gateway, Bearer):       as given by --admin-key (WDM_ADMIN_KEY), not shown\n');
+			// The application password the server generated is printed.
+			const [, , password] = APP_PASSWORD_LINE.exec(server.output())!;
+			expect((await site(server.url, 'admin', password)).status).toBe(200);
 			expect((await get(server.url, key)).status).toBe(200);
 			expect((await get(server.url, 'wdm_other_key_0123456789')).status).toBe(401);
+		} finally {
+			await stop(server);
+		}
+	});
+
+	test('an application password given (WDM_ADMIN_APP_PASSWORD) is not printed either', async () => {
+		const password = 'given AAAA BBBB CCCC DDDD';
+		const server = await start(['--data', tempDataDir()], { WDM_ADMIN_APP_PASSWORD: password });
+		try {
+			expect(server.output()).not.toContain(password);
+			expect(server.output()).toContain(
+				'application password (site, Basic): admin / as given by --admin-app-password (WDM_ADMIN_APP_PASSWORD), not shown\n',
+			);
+			expect((await site(server.url, 'admin', password)).status).toBe(200);
+			// The API key the server generated is printed, and works.
+			expect((await get(server.url, KEY_LINE.exec(server.output())![1])).status).toBe(200);
 		} finally {
 			await stop(server);
 		}
@@ -327,6 +369,22 @@ describe('bad settings', () => {
 		expect(results.map((r, i) => [cases[i][0], r])).toEqual(
 			cases.map(([args, message]) => [args, { code: 1, stdout: '', stderr: `wdm-server: ${message}\n` }]),
 		);
+	});
+
+	test('a switch (--allow-private-fetch) stands alone or takes true/false; webhooks to this machine follow it', async () => {
+		const key = 'cli_switch_key_0123456789';
+		const webhookTo = async (server: Running) => {
+			const api = client(server.url);
+			await api.post('/devices', { name: 'hooks' }, { key });
+			return (await api.post('/devices/hooks/webhook', { url: 'http://127.0.0.1:9/hook', events: ['messages'] }, { key })).status;
+		};
+		for (const [args, status] of [[['--allow-private-fetch'], 200], [['--allow-private-fetch', '--data', ':memory:'], 200], [['--allow-private-fetch', 'false'], 400]] as const) {
+			const server = await start(['--data', ':memory:', ...args], { WDM_ADMIN_KEY: key });
+			expect([args, await webhookTo(server)]).toEqual([args, status]);
+			await stop(server);
+		}
+		const bad = await run(['--allow-private-fetch', 'maybe', '--data', ':memory:']);
+		expect(bad).toEqual({ code: 1, stdout: '', stderr: 'wdm-server: --allow-private-fetch (WDM_ALLOW_PRIVATE_FETCH) must be true or false\n' });
 	});
 
 	test('a bad value in the environment names the variable too', async () => {

@@ -348,7 +348,7 @@ describe('settings: name, description, image, announce, locked', () => {
 
 		expectError(await post('/group/updateImage', { groupjid: g.jid, image: `${files.url}/doc.pdf` }), 400, 'image must be an image file (got application/pdf)');
 		expectError(await post('/group/updateImage', { groupjid: g.jid, image: PDF.toString('base64') }), 400, 'image must be an image file (got application/pdf)');
-		expectError(await post('/group/updateImage', { groupjid: g.jid, image: `${files.url}/missing.png` }), 400, /^image: could not download .* HTTP 404/);
+		expectError(await post('/group/updateImage', { groupjid: g.jid, image: `${files.url}/missing.png` }), 400, `image: could not fetch ${files.url}/missing.png`);
 		expectError(await post('/group/updateImage', { groupjid: g.jid, image: 'not base64!' }), 400, 'image must be an http(s) URL, a data URI or Base64 content');
 		expectError(await post('/group/updateImage', { groupjid: g.jid }), 400, 'image is required');
 
@@ -531,6 +531,29 @@ describe('join requests (sandbox) with approve and reject', () => {
 		});
 		expect(await sandbox.post('/groups/settings', { groupjid: g.jid }, { key })).toMatchObject({ status: 400 });
 		expect(await sandbox.post('/groups/settings', { groupjid: g.jid, joinApprovalMode: true })).toMatchObject({ status: 401 });
+	});
+
+	test('another user acts on a group by JID only once one of its connected devices is a participant', async () => {
+		const other = server.services.store.users.create('g-other', undefined, 'subscriber').apiKey;
+		const theirs = await connectedDevice(server, 'g-other-phone', other, '5511970000042');
+		const g = await newGroup('Not theirs');
+		const refused = `group ${g.jid}: none of your connected devices is a participant`;
+		expectError(await sandbox.post('/groups/settings', { groupjid: g.jid, joinApprovalMode: true }, { key: other }), 403, refused);
+		expectError(await sandbox.post('/groups/join', { number: CONTACT2, groupjid: g.jid }, { key: other }), 403, refused);
+		expectError(await sandbox.post('/groups/leave', { number: CONTACT, groupjid: g.jid }, { key: other }), 403, refused);
+		const after = await info(g.jid);
+		expect(after.joinApprovalMode).toBe(false);
+		expect(participant(after, CONTACT2)).toBeUndefined();
+		expect(participant(after, CONTACT)).toBeDefined();
+		// An unknown group stays a 404; an invite code is a capability of its own.
+		expect(await sandbox.post('/groups/settings', { groupjid: '120363000000000001@g.us', joinApprovalMode: true }, { key: other })).toMatchObject({ status: 404 });
+		const invited = await sandbox.post('/groups/join', { number: CONTACT2, invitecode: g.inviteCode }, { key: other });
+		expect(invited.body.data).toEqual({ jid: g.jid, number: CONTACT2, status: 'joined' });
+
+		// Their device in the group: now they may.
+		expect((await post('/group/updateParticipants', { groupjid: g.jid, action: 'add', participants: [theirs.phone] })).status).toBe(200);
+		expect(await sandbox.post('/groups/settings', { groupjid: g.jid, joinApprovalMode: true }, { key: other })).toMatchObject({ status: 200 });
+		expect(await sandbox.post('/groups/leave', { number: CONTACT2, groupjid: g.jid }, { key: other })).toMatchObject({ status: 200 });
 	});
 });
 

@@ -389,17 +389,20 @@ describe('nothing a client sends crashes the server', () => {
 	const key = { authorization: `Bearer ${ADMIN_KEY}` };
 	const json = { 'content-type': 'application/json' };
 
-	/** Sends bytes as they are, for what fetch refuses to send; answers the status line. */
-	function rawSocket(bytes: string): Promise<string> {
+	/** Sends bytes as they are, for what fetch refuses to send; answers the whole answer. */
+	function rawAnswer(bytes: string): Promise<string> {
 		const url = new URL(server.url);
 		return new Promise((resolve, reject) => {
 			const socket = net.connect(Number(url.port), url.hostname, () => socket.end(bytes));
 			let answer = '';
 			socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-			socket.on('close', () => resolve(answer.split('\r\n')[0]));
+			socket.on('close', () => resolve(answer));
 			socket.on('error', reject);
 		});
 	}
+
+	/** The status line of the answer to raw bytes. */
+	const rawSocket = async (bytes: string) => (await rawAnswer(bytes)).split('\r\n')[0];
 
 	type Junk = [method: string, url: string, status: number, init: { headers?: Record<string, string>; body?: string | Uint8Array }, envelope: 'gateway' | 'site' | 'none'];
 	const junk: Junk[] = [
@@ -462,6 +465,70 @@ describe('nothing a client sends crashes the server', () => {
 			expect(res.body.success).toBe(false);
 			expect(res.body.message).toMatch(/^number /);
 		}
+	});
+
+	describe('odd objects, deep nesting and lone surrogates are 400s naming the field', () => {
+		const site = { authorization: basicAuth('admin', ADMIN_APP_PASSWORD), ...json };
+		const odd = { length: { toString: 1 } };
+		const post = (route: string, body: string) => raw('POST', `/wp-json/wdm/v1${route}`, { headers: { token: device.token, ...json }, body });
+
+		test('an object with an odd length where text belongs (it made validation throw)', async () => {
+			const post = await raw('POST', '/wp-json/cms/v2/posts', { headers: site, body: JSON.stringify({ slug: odd }) });
+			expect(post).toMatchObject({ status: 400, body: { code: 'rest_invalid_param', data: { status: 400, params: { slug: 'slug must be a string (got an object)' } } } });
+			const gateway = await api.post('/message/delete', { id: odd }, { token: device.token });
+			expect(gateway).toMatchObject({ status: 400, body: { success: false, message: 'id must be a string (got an object)' } });
+			const batch = await raw('POST', '/wp-json/batch/v1', { headers: site, body: JSON.stringify({ requests: [{ path: odd }] }) });
+			expect(batch).toMatchObject({ status: 400, body: { data: { params: { requests: 'requests[0].path must be a string (got an object)' } } } });
+			const query = await raw('GET', '/wp-json/cms/v2/posts?page[toString]=1');
+			expect(query).toMatchObject({ status: 400, body: { data: { params: { page: 'page must be an integer' } } } });
+		});
+
+		test('a value of the wrong type gets one sentence, not also the checks of the right type', async () => {
+			const res = await api.post('/send/text', { number: '5511999990001', text: { length: 5 } }, { token: device.token });
+			expect(res.body).toEqual({ success: false, message: 'text must be a string (got an object)' });
+		});
+
+		test('a body nested deeper than 64 levels is refused before anything is stored', async () => {
+			const nest = (levels: number) => {
+				let value: unknown = 1;
+				for (let i = 0; i < levels; i++) value = { a: value };
+				return value;
+			};
+			// The body is a level: 63 more in `limit` are allowed (and refused by the schema), 64 are not.
+			expect((await api.post('/message/find', { limit: nest(63) }, { token: device.token })).body).toEqual({ success: false, message: 'limit must be a number (got an object)' });
+			expect((await api.post('/message/find', { limit: nest(64) }, { token: device.token })).body).toEqual({ success: false, message: 'limit is nested deeper than 64 levels' });
+			const count = () => server.services.store.db.prepare('SELECT count(*) AS n FROM content').get();
+			const before = count();
+			const res = await raw('POST', '/wp-json/cms/v2/posts', { headers: site, body: `{"title":"deep","meta":{"deep":${'{"a":'.repeat(10000)}1${'}'.repeat(10001)}}` });
+			expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { code: 'rest_invalid_json', message: 'meta is nested deeper than 64 levels', data: { status: 400 } } });
+			expect(count()).toEqual(before);
+		});
+
+		test('a lone surrogate is refused (SQLite would store it mangled); pairs are kept', async () => {
+			const text = await post('/send/text', '{"number":"5511999990001","text":"a\\ud800b"}');
+			expect(text.body).toEqual({ success: false, message: 'text contains an unpaired surrogate' });
+			const nested = await post('/send/text', '{"number":"5511999990001","text":"x","placeholders":{"k\\udc00":"v"}}');
+			expect(nested.body).toEqual({ success: false, message: 'placeholders has a field name with an unpaired surrogate' });
+			const title = await raw('POST', '/wp-json/cms/v2/posts', { headers: site, body: '{"title":"\\ud800"}' });
+			expectWpError(title, 400, 'rest_invalid_json', 'title contains an unpaired surrogate');
+			const pair = await raw('POST', '/wp-json/cms/v2/posts', { headers: site, body: '{"title":"\\ud83d\\ude00"}' });
+			expect(pair.status).toBe(201);
+			expect(pair.body.title.raw).toBe('\u{1f600}');
+		});
+	});
+
+	test.each([
+		['/wp-json/wdm/v1/devices?x=', 'gateway'],
+		['/index.php?rest_route=/wdm/v1/devices&x=', 'gateway'],
+		['/wp-json/cms/v2/posts?x=', 'site'],
+		['/?x=', 'site'],
+	])('a URL over 16 KB (%s...) is 431 in the namespace error format', async (url, envelope) => {
+		const answer = await rawAnswer(`GET ${url}${'a'.repeat(20000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+		const [head, body] = answer.split('\r\n\r\n');
+		expect(head.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+		expect(head).toMatch(/\r\ncontent-type: application\/json/i);
+		const message = 'the request line and headers must be at most 16384 bytes';
+		expect(JSON.parse(body)).toEqual(envelope === 'gateway' ? { success: false, message } : { code: 'rest_headers_too_large', message, data: { status: 431 } });
 	});
 
 	test('malformed HTTP is refused by the server, which keeps answering', async () => {

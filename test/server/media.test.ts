@@ -143,14 +143,14 @@ describe('POST /send/media from a URL', () => {
 
 	test('a URL nothing answers on is a clear 400', async () => {
 		const res = await sendMedia({ number: CONTACT, type: 'image', file: 'http://127.0.0.1:1/x.png' });
-		expect(res).toMatchObject({ status: 400, body: { success: false, message: 'file: could not download http://127.0.0.1:1/x.png: connect ECONNREFUSED 127.0.0.1:1' } });
+		expect(res).toMatchObject({ status: 400, body: { success: false, message: 'file: could not fetch http://127.0.0.1:1/x.png' } });
 	});
 
 	test('a URL that answers too slowly is a clear 400', async () => {
 		const started = Date.now();
 		const res = await sendMedia({ number: CONTACT, type: 'image', file: `${filesUrl}/slow` });
 		expect(res.status).toBe(400);
-		expect(res.body.message).toBe(`file: could not download ${filesUrl}/slow: it took longer than ${MEDIA_TIMEOUT_MS} ms`);
+		expect(res.body.message).toBe(`file: could not fetch ${filesUrl}/slow: it took longer than ${MEDIA_TIMEOUT_MS} ms`);
 		expect(Date.now() - started).toBeLessThan(1500);
 	});
 
@@ -158,7 +158,7 @@ describe('POST /send/media from a URL', () => {
 		const started = Date.now();
 		const res = await sendMedia({ number: CONTACT, type: 'image', file: `${filesUrl}/trickle` });
 		expect(res.status).toBe(400);
-		expect(res.body.message).toBe(`file: could not download ${filesUrl}/trickle: it took longer than ${MEDIA_TIMEOUT_MS} ms`);
+		expect(res.body.message).toBe(`file: could not fetch ${filesUrl}/trickle: it took longer than ${MEDIA_TIMEOUT_MS} ms`);
 		expect(Date.now() - started).toBeLessThan(1500);
 	});
 
@@ -166,14 +166,14 @@ describe('POST /send/media from a URL', () => {
 		for (const name of ['big.png', 'big-chunked.png']) {
 			const res = await sendMedia({ number: CONTACT, type: 'image', file: `${filesUrl}/${name}` });
 			expect(res.status).toBe(400);
-			expect(res.body.message).toBe(`file: could not download ${filesUrl}/${name}: it is larger than ${MEDIA_MAX_BYTES} bytes`);
+			expect(res.body.message).toBe(`file: could not fetch ${filesUrl}/${name}: it is larger than ${MEDIA_MAX_BYTES} bytes`);
 		}
 	});
 
-	test('a URL that answers 404 is a 400 naming the status', async () => {
+	test('a URL that answers 404 is a 400 that does not repeat the status (the server is no probe of other hosts)', async () => {
 		const res = await sendMedia({ number: CONTACT, type: 'image', file: `${filesUrl}/missing.png` });
 		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ success: false, message: `file: could not download ${filesUrl}/missing.png: it answered HTTP 404` });
+		expect(res.body).toEqual({ success: false, message: `file: could not fetch ${filesUrl}/missing.png` });
 	});
 
 	test('nothing is downloaded for a message that could not go out', async () => {
@@ -335,6 +335,25 @@ describe('stored files', () => {
 	test('an unknown file id is 404', async () => {
 		const res = await fetch(`${server.url}/wp-content/uploads/wdm/${'0'.repeat(32)}/x.png`);
 		expect(res.status).toBe(404);
+	});
+
+	test('every file is served with nosniff and a sandbox CSP; only passive types are inline', async () => {
+		const served = async (file: string, mimetype?: string) => {
+			const res = await sendMedia({ number: CONTACT, type: 'document', file: Buffer.from(file).toString('base64'), mimetype, docName: 'f' });
+			expect(res.status).toBe(200);
+			const got = await fetch(res.body.data.fileURL);
+			expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+			expect(got.headers.get('content-security-policy')).toBe('sandbox');
+			return { type: got.headers.get('content-type'), disposition: got.headers.get('content-disposition')?.split(';')[0] };
+		};
+		const page = '<html><script>alert(document.cookie)</script></html>';
+		expect(await served(page, 'text/html')).toEqual({ type: 'text/html', disposition: 'attachment' });
+		for (const active of ['application/xhtml+xml', 'image/svg+xml', 'text/xml', 'application/xml', 'text/javascript', 'application/pdf', 'application/octet-stream']) {
+			expect(await served(page, active)).toMatchObject({ disposition: 'attachment' });
+		}
+		for (const passive of ['text/plain', 'image/png', 'audio/ogg', 'video/mp4']) {
+			expect(await served('x', passive)).toEqual({ type: passive, disposition: 'inline' });
+		}
 	});
 });
 

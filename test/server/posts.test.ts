@@ -605,6 +605,33 @@ describe('collection parameters', () => {
 		expect(await list({ search: '100%' })).toEqual([]);
 	});
 
+	test('a search of more than 9 terms is one phrase (as WP_Query), so the SQL stays bounded', async () => {
+		// Nine words: each is searched; ten: the whole text, which no post contains.
+		expect(await list({ search: 'apple apple apple apple apple apple apple apple pie' })).toEqual(['p5', 'p1']);
+		expect(await list({ search: 'apple apple apple apple apple apple apple apple apple pie' })).toEqual([]);
+		// As many words as 1,000 characters hold (1,000 words failed with SQLite's "Expression tree is too
+		// large"), in every collection that searches.
+		const words = 'a '.repeat(500).trim();
+		for (const path of ['/posts', '/pages', '/media', '/tags', '/categories', `/posts/${p.p1}/revisions`]) {
+			const res = await c.get(path, users.admin, { search: words, ...(path === '/posts' ? { orderby: 'relevance' } : {}) });
+			expect({ path, status: res.status }).toEqual({ path, status: 200 });
+		}
+	});
+
+	test('a search over 1,000 characters is 400 (LIKE patterns have a limit)', async () => {
+		const res = await error({ search: 'w '.repeat(1000) });
+		expect(res).toEqual({
+			status: 400,
+			code: 'rest_invalid_param',
+			message: 'Invalid parameter(s): search',
+			data: { status: 400, params: { search: 'search must be at most 1000 characters long' } },
+		});
+		for (const path of ['/tags', '/media', `/posts/${p.p1}/revisions`]) {
+			const res = await c.get(path, users.admin, { search: 'x'.repeat(1001) });
+			expect({ path, status: res.status }).toEqual({ path, status: 400 });
+		}
+	});
+
 	test('orderby=relevance: the whole search in the title first; it needs a search', async () => {
 		expect(await list({ search: 'apple pie', orderby: 'relevance' })).toEqual(['p1', 'p5']);
 		expect(await list({ search: 'apple', orderby: 'relevance' })).toEqual(['p1', 'p3', 'p5', 'p2']);

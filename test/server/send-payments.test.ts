@@ -135,7 +135,7 @@ describe('POST /send/request-payment', () => {
 		expectError(await post('/send/request-payment', { ...base, pixName: 'Acme', fileName: 'a.pdf' }), 400, 'pixName applies only with pixKey; fileName applies only with fileUrl');
 		expectError(await post('/send/request-payment', { ...base, pixType: 'CPF', pixKey: '529.982.247-26' }), 400, 'pixKey must be a CPF: 11 digits with valid check digits, as pixType is CPF (got "529.982.247-26")');
 		expectError(await post('/send/request-payment', { ...base, boletoCode: '1234' }), 400, 'boletoCode must be a bank-slip line code of 47 or 48 digits (got "1234")');
-		expectError(await post('/send/request-payment', { ...base, fileUrl: `${files.url}/missing.pdf` }), 400, `fileUrl: could not download ${files.url}/missing.pdf: it answered HTTP 404`);
+		expectError(await post('/send/request-payment', { ...base, fileUrl: `${files.url}/missing.pdf` }), 400, `fileUrl: could not fetch ${files.url}/missing.pdf`);
 		// Fields the route does not list.
 		expectError(await post('/send/request-payment', { ...base, forward: true }), 400, 'body has unknown field(s): forward');
 		expectError(await post('/send/request-payment', { ...base, placeholders: {} }), 400, 'body has unknown field(s): placeholders');

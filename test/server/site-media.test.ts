@@ -137,6 +137,22 @@ describe('upload', () => {
 		expect(file.status).toBe(200);
 		expect(file.headers.get('content-type')).toBe('image/png');
 		expect(Buffer.from(await file.arrayBuffer()).equals(data)).toBe(true);
+		expect(file.headers.get('content-disposition')).toBe('inline; filename="Sunset-Photo.png"');
+		expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+		expect(file.headers.get('content-security-policy')).toBe('sandbox');
+	});
+
+	test('an uploaded HTML page or SVG image is served as a download, sandboxed, never sniffed', async () => {
+		const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
+		for (const [name, type] of [['page.html', 'text/html'], ['logo.svg', 'image/svg+xml'], ['app.js', 'text/javascript']]) {
+			const media = await upload(u.admin, svg, { name, type });
+			const file = await fetch(media.source_url);
+			expect(file.status).toBe(200);
+			expect(file.headers.get('content-type')).toBe(type);
+			expect(file.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
+			expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+			expect(file.headers.get('content-security-policy')).toBe('sandbox');
+		}
 	});
 
 	test('fields ride in the query string with a raw body; caption and description are rendered, alt text cleaned', async () => {

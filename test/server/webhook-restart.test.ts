@@ -158,6 +158,8 @@ describe('restart', () => {
 		await eventually(() => receiver.hits.some((h) => h.body.event === 'presence'));
 		// The store as a crash at this moment leaves it: the row is leased, its attempt unfinished.
 		await first.services.store.db.backup(path.join(crashDir, 'wdm.sqlite'));
+		// The instance tokens' key lives beside the store, not in it (see tokens.test.ts).
+		fs.copyFileSync(path.join(dir, 'token.key'), path.join(crashDir, 'token.key'));
 		release();
 		await close(first);
 

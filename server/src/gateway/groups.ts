@@ -198,11 +198,11 @@ export const groupRoutes = [
 		summary: 'Set the group image from a URL or Base64, or remove it with "remove" or "delete"',
 		body: z.strictObject({ ...groupjid, image: z.string().trim().min(1) }),
 		handler: async ({ services, device, body }) => {
-			const { groups, config } = services;
+			const { groups } = services;
 			const remove = /^(remove|delete)$/i.test(body.image);
 			// Refuse before downloading anything when the device may not change the image anyway.
 			if (!remove) groups.checkChange(device, body.groupjid, 'image');
-			const image = remove ? null : await loadMedia(body.image, 'image', { timeoutMs: config.mediaTimeoutMs, maxBytes: config.mediaMaxBytes });
+			const image = remove ? null : await loadMedia(body.image, 'image', services.media);
 			if (image && !image.mimetype.startsWith('image/')) throw badRequest(`image must be an image file (got ${image.mimetype})`);
 			return groups.view(groups.update(device, body.groupjid, { image }));
 		},

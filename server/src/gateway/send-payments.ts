@@ -135,7 +135,7 @@ export const paymentRoutes: Route[] = [
 			services.messaging.check(ctx.device, recipientOf(body.number));
 			services.messaging.quotedOf(ctx.device, body.replyid);
 			const file = body.fileUrl
-				? await loadMedia(body.fileUrl, 'fileUrl', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, { fileName: body.fileName })
+				? await loadMedia(body.fileUrl, 'fileUrl', services.media, { fileName: body.fileName })
 				: undefined;
 			return sendMessage(ctx, body.number, body, {
 				type: 'requestPayment',

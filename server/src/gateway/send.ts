@@ -36,7 +36,7 @@ export async function loadMediaFor(
 	file: string,
 	given: { mimetype?: string; fileName?: string },
 ): Promise<Media> {
-	const media = await loadMedia(file, 'file', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, given);
+	const media = await loadMedia(file, 'file', services.media, given);
 	const family = MEDIA_FAMILY[type];
 	if (family && !media.mimetype.startsWith(family)) {
 		throw badRequest(`file: ${article(type)} message needs ${article(family)}* file (got ${media.mimetype})`);

@@ -1,10 +1,13 @@
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Services } from '../services';
 import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
-import { ApiError, badRequest, builtInIssues, invalidParams, validationMessage } from './errors';
+import { ApiError, badRequest, fieldName, invalidParams, safeParse, validationMessage } from './errors';
 import { authenticate } from './auth';
+import { checkJsonBody } from './json';
 
 /** Every REST route is served under this prefix; `index.php?rest_route=` is rewritten onto it. */
 export const REST_PREFIX = '/wp-json';
@@ -43,13 +46,21 @@ export function rewriteRestRoute(url: string): string {
 /** `/wdm/v1/devices/{name}` -> `/wp-json/wdm/v1/devices/:name` */
 export const fastifyPath = (path: string) => REST_PREFIX + path.replace(/\{(\w+)\}/g, ':$1');
 
-/** Validates one part of the request: gateway routes answer one sentence, site routes WordPress's `data.params`. */
+/**
+ * Validates one part of the request: gateway routes answer one sentence, site routes WordPress's
+ * `data.params`. Whatever the input, the answer is the data or a 400.
+ */
 export function parse(schema: ZodType | undefined, input: unknown, where: string, gateway: boolean): unknown {
 	if (!schema) return input;
-	const value = input ?? {};
-	const result = schema.safeParse(value, builtInIssues);
+	const result = safeParse(schema, input ?? {});
 	if (result.success) return result.data;
-	throw gateway ? badRequest(validationMessage(result.error, value, where)) : invalidParams(result.error, value, where);
+	if ('field' in result) {
+		const field = fieldName(result.field, where);
+		const message = `${field} is invalid: an object must not have "toString" or "valueOf" fields`;
+		const param = result.field.length ? String(result.field[0]) : where;
+		throw gateway ? badRequest(message) : badRequest(`Invalid parameter(s): ${param}`, 'rest_invalid_param', { params: { [param]: message } });
+	}
+	throw gateway ? badRequest(validationMessage(result.error, result.input, where)) : invalidParams(result.error, result.input, where);
 }
 
 /**
@@ -112,10 +123,39 @@ function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: nu
 	return new ApiError(status, status < 500 ? error.message : 'internal server error', status < 500 ? 'rest_invalid_request' : 'internal_error');
 }
 
+/** The error body of the namespace `url` (as rewritten) is in: the gateway envelope or WordPress's. */
+function errorBody(url: string, error: ApiError) {
+	if (isGatewayUrl(url)) return { success: false, message: error.message };
+	return { code: error.code, message: error.message, data: { status: error.status, ...error.data } };
+}
+
 function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
-	reply.code(error.status);
-	if (isGatewayUrl(request.url)) return reply.send({ success: false, message: error.message });
-	return reply.send({ code: error.code, message: error.message, data: { status: error.status, ...error.data } });
+	return reply.code(error.status).send(errorBody(request.url, error));
+}
+
+/**
+ * For Fastify's `clientErrorHandler`: what Node refuses before there is a request (a URL or headers
+ * over its 16 KB limit, a request that is not HTTP) is answered in the error format of the namespace
+ * the request line names, read from the bytes Node kept (`rawPacket`).
+ */
+export function clientErrors(error: Error & { code?: string; rawPacket?: unknown }, socket: Socket) {
+	if (error.code === 'ECONNRESET' || socket.destroyed) return;
+	const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
+	const url = /^[A-Z]+ (\/\S*)/.exec(packet)?.[1] ?? '/';
+	const apiError =
+		error.code === 'HPE_HEADER_OVERFLOW'
+			? new ApiError(431, `the request line and headers must be at most ${maxHeaderSize} bytes`, 'rest_headers_too_large')
+			: error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+				? new ApiError(408, 'the request was not received in time', 'rest_request_timeout')
+				: new ApiError(400, 'the request is not valid HTTP', 'rest_bad_request');
+	if (socket.writable) {
+		const body = JSON.stringify(errorBody(rewriteRestRoute(url), apiError));
+		socket.write(
+			`HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+				`Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+		);
+	}
+	socket.destroy();
 }
 
 /** For Fastify's `frameworkErrors` option: a URL the router cannot read (`/devices/%`) gets the envelope too. */
@@ -133,7 +173,10 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
 		if ((body as string).trim() === '') return done(null, undefined);
 		json(request, body as string, (error, value) => {
-			if (!error) return done(null, value);
+			if (!error) {
+				const refused = checkJsonBody(value);
+				return refused ? done(new ApiError(400, refused, 'rest_invalid_json')) : done(null, value);
+			}
 			// Fastify's parser drops the reason: say where the JSON breaks, or that it is refused on purpose.
 			try {
 				JSON.parse(body as string);

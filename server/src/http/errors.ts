@@ -1,4 +1,4 @@
-import type { ZodError } from 'zod';
+import type { ZodError, ZodType } from 'zod';
 
 /** An error a route wants the client to see, with its HTTP status. */
 export class ApiError extends Error {
@@ -30,6 +30,48 @@ export const networkFailure = (message: string) => new ApiError(500, message, 'w
  */
 const BUILT_IN = '\0built-in';
 export const builtInIssues = { error: () => BUILT_IN };
+
+/** What `safeParse` found: the schema's result, and the input its issues' paths point into. */
+type Parsed = { success: true; data: unknown } | { success: false; error: ZodError; input: unknown } | { success: false; field: PropertyKey[] };
+
+/**
+ * Parses without throwing. zod runs its length checks on any value that has a `length` (after the type
+ * check failed) and compares it, and coercions read objects as text: an object whose own `toString`
+ * is not a function (`{"length":{"toString":1}}`, `page[toString]=1`) then throws. Such a value is
+ * parsed again without those keys, which gives the type error the value deserves.
+ */
+export function safeParse(schema: ZodType, value: unknown): Parsed {
+	try {
+		const result = schema.safeParse(value, builtInIssues);
+		return result.success ? result : { success: false, error: result.error, input: value };
+	} catch (error) {
+		if (error instanceof ApiError) throw error;
+		const odd: PropertyKey[][] = [];
+		const plain = defuse(value, [], odd);
+		try {
+			const again = schema.safeParse(plain, builtInIssues);
+			if (!again.success) return { success: false, error: again.error, input: plain };
+		} catch {
+			/* named below */
+		}
+		return { success: false, field: odd[0] ?? [] };
+	}
+}
+
+/** Keys that shadow how JavaScript turns an object into text or a number. */
+const CONVERSIONS = new Set(['toString', 'valueOf']);
+
+/** A copy of `value` without the conversion keys that are not functions; `odd` gets their objects' paths. */
+function defuse(value: unknown, path: PropertyKey[], odd: PropertyKey[][]): unknown {
+	if (Array.isArray(value)) return value.map((item, i) => defuse(item, [...path, i], odd));
+	if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
+	const out: Record<string, unknown> = {};
+	for (const [key, item] of Object.entries(value)) {
+		if (CONVERSIONS.has(key) && typeof item !== 'function') odd.push(path);
+		else out[key] = defuse(item, [...path, key], odd);
+	}
+	return out;
+}
 
 function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
@@ -100,7 +142,19 @@ export function validationMessage(
 	where: string,
 	label: (path: PropertyKey[]) => string = (path) => fieldName(path, where),
 ): string {
-	return error.issues.map((issue) => sentence(issue, input, label)).join('; ');
+	return problems(error)
+		.map((issue) => sentence(issue, input, label))
+		.join('; ');
+}
+
+/**
+ * The issues worth a sentence: once a value has the wrong type, zod's further checks on it (a `length`
+ * of an object against a string's maximum) say nothing more.
+ */
+function problems(error: ZodError): ZodError['issues'] {
+	const key = (path: PropertyKey[]) => JSON.stringify(path.map(String));
+	const mistyped = new Set(error.issues.filter((issue) => issue.code === 'invalid_type').map((issue) => key(issue.path)));
+	return error.issues.filter((issue) => issue.code === 'invalid_type' || !mistyped.has(key(issue.path)));
 }
 
 /**
@@ -109,15 +163,16 @@ export function validationMessage(
  */
 export function invalidParams(error: ZodError, input: unknown, where: string): ApiError {
 	const param = (path: PropertyKey[]) => (path.length ? String(path[0]) : where);
+	const issues = problems(error);
 	const missing = [
 		...new Set(
-			error.issues
+			issues
 				.filter((issue) => issue.code === 'invalid_type' && issue.path.length === 1 && valueAt(input, issue.path) === undefined)
 				.map((issue) => param(issue.path)),
 		),
 	];
 	if (missing.length) return badRequest(`Missing parameter(s): ${missing.join(', ')}`, 'rest_missing_callback_param', { params: missing });
 	const params: Record<string, string> = {};
-	for (const issue of error.issues) params[param(issue.path)] ??= sentence(issue, input, (path) => fieldName(path, where));
+	for (const issue of issues) params[param(issue.path)] ??= sentence(issue, input, (path) => fieldName(path, where));
 	return badRequest(`Invalid parameter(s): ${Object.keys(params).join(', ')}`, 'rest_invalid_param', { params });
 }

@@ -1,7 +1,7 @@
-import axios from 'axios';
 import { filetypeinfo } from 'magic-bytes.js';
 import mime from 'mime-types';
 import { badRequest } from '../http/errors';
+import { OutboundError, type Outbound } from '../outbound/fetch';
 
 export interface Media {
 	data: Buffer;
@@ -12,6 +12,8 @@ export interface Media {
 export interface MediaLimits {
 	timeoutMs: number;
 	maxBytes: number;
+	/** The guarded client URLs are fetched with (it refuses private targets unless the server allows them). */
+	outbound: Outbound;
 }
 
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
@@ -32,29 +34,21 @@ function fileNameOf(url: string): string {
 	}
 }
 
+/**
+ * Fetches a media URL. Errors say only what this server decided (a private target, its own time and
+ * size limits), never how the target answered or failed: that would make the server a probe.
+ */
 async function download(url: string, field: string, limits: MediaLimits): Promise<{ data: Buffer; type?: string; name: string }> {
 	try {
-		const res = await axios.get<ArrayBuffer>(url, {
-			responseType: 'arraybuffer',
-			timeout: limits.timeoutMs,
-			// `timeout` only limits idle time; a server that keeps trickling bytes must be cut off too.
-			signal: AbortSignal.timeout(limits.timeoutMs),
-			maxContentLength: limits.maxBytes,
-			maxRedirects: 5,
-		});
+		const res = await limits.outbound.fetch(url, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: 5 });
+		if (res.status < 200 || res.status >= 300) throw new OutboundError('failed');
 		const type = String(res.headers['content-type'] ?? '').split(';')[0].trim();
-		const name = fileNameOf(url);
-		return { data: Buffer.from(res.data), type: type && type !== 'application/octet-stream' ? type : undefined, name };
+		return { data: res.body, type: type && type !== 'application/octet-stream' ? type : undefined, name: fileNameOf(url) };
 	} catch (error) {
-		const e = error as { response?: { status: number }; code?: string; message: string };
-		const why = e.response
-			? `it answered HTTP ${e.response.status}`
-			: e.code === 'ECONNABORTED' || e.code === 'ERR_CANCELED'
-				? `it took longer than ${limits.timeoutMs} ms`
-				: e.message.includes('maxContentLength')
-					? `it is larger than ${limits.maxBytes} bytes`
-					: e.message;
-		throw badRequest(`${field}: could not download ${url}: ${why}`);
+		const reason = error instanceof OutboundError ? error.reason : 'failed';
+		if (reason === 'private') throw badRequest(`${field}: refused: private address ${url}`);
+		const why = reason === 'timeout' ? `: it took longer than ${limits.timeoutMs} ms` : reason === 'too-large' ? `: it is larger than ${limits.maxBytes} bytes` : '';
+		throw badRequest(`${field}: could not fetch ${url}${why}`);
 	}
 }
 

@@ -343,7 +343,7 @@ export class Messaging {
 
 	/** The device reads the unread messages of a chat; the senders on this server see them read. */
 	readInbound(device: DeviceRow, chatid: string) {
-		this.markRead(device, this.store.messages.find(device.id, { chatid, limit: 1000, offset: 0 }).rows);
+		this.markRead(device, this.store.messages.unreadInbound(device.id, chatid));
 		this.store.chats.markRead(device.id, chatid);
 	}
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Services } from '../services';
+import type { GroupRow, UserRow } from '../store/types';
 import { route } from '../http/route';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, forbidden, notFound } from '../http/errors';
 import { recipient } from '../http/schema';
 import { groupJid } from '../gateway/groups';
 import { inviteCodeOf } from './groups';
@@ -13,6 +14,20 @@ function groupOf(services: Services, body: { groupjid?: string; invitecode?: str
 		? services.store.groups.byInviteCode(inviteCodeOf(body.invitecode))
 		: services.store.groups.get(body.groupjid!);
 	if (!group) throw notFound(body.invitecode ? `invitecode: no group has the invite code ${inviteCodeOf(body.invitecode)}` : `group ${body.groupjid} does not exist`);
+	return group;
+}
+
+/**
+ * The caller plays the network around its own devices only: it acts on a group named by JID when one of
+ * its connected devices is a participant. An invite code is a capability of its own (whoever holds it may
+ * join, as on a phone), so a join by invite code needs no device in the group.
+ */
+function ownedGroup(services: Services, user: UserRow, body: { groupjid?: string; invitecode?: string }): GroupRow {
+	const group = groupOf(services, body);
+	if (body.invitecode) return group;
+	if (!services.store.groups.memberDevices(group.jid).some((d) => d.user_id === user.id)) {
+		throw forbidden(`group ${group.jid}: none of your connected devices is a participant`);
+	}
 	return group;
 }
 
@@ -41,9 +56,9 @@ export const sandboxGroupRoutes = [
 				error: 'give exactly one of invitecode and groupjid',
 				path: ['invitecode'],
 			}),
-		handler: ({ services, body }) => {
+		handler: ({ services, user, body }) => {
 			const phone = contactOf(services, body.number);
-			const group = groupOf(services, body);
+			const group = ownedGroup(services, user, body);
 			return { jid: group.jid, number: phone, status: services.groups.contactJoin(phone, group) };
 		},
 	}),
@@ -54,9 +69,9 @@ export const sandboxGroupRoutes = [
 		auth: 'user',
 		summary: 'A contact leaves a group',
 		body: z.strictObject({ number: recipient, groupjid: groupJid }),
-		handler: ({ services, body }) => {
+		handler: ({ services, user, body }) => {
 			const phone = contactOf(services, body.number);
-			services.groups.contactLeave(phone, groupOf(services, body));
+			services.groups.contactLeave(phone, ownedGroup(services, user, body));
 			return { jid: body.groupjid, number: phone, left: true };
 		},
 	}),
@@ -67,7 +82,7 @@ export const sandboxGroupRoutes = [
 		auth: 'user',
 		summary: "An admin on a phone changes a group setting the gateway has no route for: whether new participants need approval",
 		body: z.strictObject({ groupjid: groupJid, joinApprovalMode: z.boolean() }),
-		handler: ({ services, body }) =>
-			services.groups.view(services.groups.setBySandbox(groupOf(services, body), { joinApprovalMode: body.joinApprovalMode })),
+		handler: ({ services, user, body }) =>
+			services.groups.view(services.groups.setBySandbox(ownedGroup(services, user, body), { joinApprovalMode: body.joinApprovalMode })),
 	}),
 ];

@@ -53,7 +53,7 @@ export const sandboxRoutes = [
 			const device = ownDevice(services, user, params.name);
 			const from = parseUser(body.from, 'from');
 			const file = body.file
-				? await loadMedia(body.file, 'file', { timeoutMs: services.config.mediaTimeoutMs, maxBytes: services.config.mediaMaxBytes }, body)
+				? await loadMedia(body.file, 'file', services.media, body)
 				: undefined;
 			const draft = { type: body.type, text: body.text, file, quoted: body.replyid, senderName: body.senderName };
 			const row = body.group

@@ -51,6 +51,13 @@ export class MessagesRepo {
 			| undefined;
 	}
 
+	/** The messages of a chat the device received and has not read yet, however many. */
+	unreadInbound(deviceId: string, chatid: string): MessageRow[] {
+		return this.db
+			.prepare("SELECT * FROM messages WHERE device_id = ? AND chatid = ? AND from_me = 0 AND status = 'delivered' ORDER BY timestamp")
+			.all(deviceId, chatid) as MessageRow[];
+	}
+
 	/** Every stored copy of a network message (the sender's and, on this server, the recipient's). */
 	copies(messageid: string): MessageRow[] {
 		return this.db.prepare('SELECT * FROM messages WHERE messageid = ?').all(messageid) as MessageRow[];

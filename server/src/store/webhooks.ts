@@ -61,6 +61,22 @@ export class OutboxRepo {
 			.all(now, limit) as OutboxRow[];
 	}
 
+	/**
+	 * Makes the next `limit` rows of a subscription that wait because its receiver was unreachable (no
+	 * answer, or 502/503/504) due at `now`, oldest first (`due` keeps them in id order). Rows refused for
+	 * themselves (a 500 on that event) keep their backoff; `busy` rows are being attempted (a lease, not a backoff).
+	 */
+	pullForward(webhookId: string, now: number, limit: number, busy: number[]) {
+		this.db
+			.prepare(
+				`UPDATE outbox SET next_attempt_at = @now WHERE id IN (
+				 SELECT id FROM outbox WHERE webhook_id = @webhookId AND state = 'pending' AND next_attempt_at > @now
+				 AND (last_status IS NULL OR last_status IN (502, 503, 504))
+				 AND id NOT IN (SELECT value FROM json_each(@busy)) ORDER BY id LIMIT @limit)`,
+			)
+			.run({ now, webhookId, limit, busy: JSON.stringify(busy) });
+	}
+
 	nextDueAt(): number | undefined {
 		const row = this.db.prepare("SELECT min(next_attempt_at) AS at FROM outbox WHERE state = 'pending'").get() as { at: number | null };
 		return row.at ?? undefined;

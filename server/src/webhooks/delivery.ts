@@ -1,5 +1,5 @@
-import axios from 'axios';
 import type { Config } from '../config';
+import { OutboundError, type Outbound } from '../outbound/fetch';
 import type { Store } from '../store';
 import type { OutboxRow } from '../store/types';
 import { DueWorker } from '../util/due-worker';
@@ -7,6 +7,12 @@ import { sign } from './signing';
 
 /** 4xx answers that mean "try again later"; any other 4xx is final. */
 const RETRYABLE_4XX = new Set([408, 429]);
+
+/** Rows started at once, and pulled forward at once when a receiver recovers. */
+const BATCH = 32;
+
+/** Only the status of an answer matters: this much of its body is read, then the connection is closed. */
+const ANSWER_BYTES = 4096;
 
 /**
  * Delivers the outbox at least once: each row is POSTed to its subscription's URL until it gets a
@@ -16,10 +22,13 @@ const RETRYABLE_4XX = new Set([408, 429]);
 export class WebhookDelivery {
 	readonly worker: DueWorker;
 	private inFlight = new Set<Promise<void>>();
+	/** Outbox ids being attempted: their lease must not be pulled forward (that would send them twice at once). */
+	private attempting = new Set<number>();
 
 	constructor(
 		private store: Store,
 		private config: Config,
+		private outbound: Outbound,
 		private onError: (error: unknown) => void,
 	) {
 		this.worker = new DueWorker(() => store.outbox.nextDueAt(), () => this.startDue(), onError);
@@ -27,12 +36,14 @@ export class WebhookDelivery {
 
 	private startDue() {
 		const now = Date.now();
-		for (const row of this.store.outbox.due(now, 32)) {
+		for (const row of this.store.outbox.due(now, BATCH)) {
 			this.store.outbox.update(row.id, { next_attempt_at: now + this.config.webhookTimeoutMs + 1000 });
+			this.attempting.add(row.id);
 			// A store error (say SQLITE_BUSY) must not become an unhandled rejection; the lease brings the row back.
 			const attempt = this.attempt(row)
 				.catch(this.onError)
 				.finally(() => {
+					this.attempting.delete(row.id);
 					this.inFlight.delete(attempt);
 					this.worker.wake();
 				});
@@ -50,7 +61,8 @@ export class WebhookDelivery {
 		let status: number | null = null;
 		let error: string | null = null;
 		try {
-			const res = await axios.post(sub.url, row.body, {
+			const res = await this.outbound.fetch(sub.url, {
+				method: 'POST',
 				headers: {
 					'content-type': 'application/json',
 					'user-agent': 'wdm-reference-server',
@@ -58,20 +70,25 @@ export class WebhookDelivery {
 					'webhook-timestamp': String(timestamp),
 					'webhook-signature': sign(sub.secret, row.event_id, timestamp, row.body),
 				},
-				timeout: this.config.webhookTimeoutMs,
-				// `timeout` is only a socket idle timer once headers arrive; a trickling receiver would outlive the lease.
-				signal: AbortSignal.timeout(this.config.webhookTimeoutMs),
-				validateStatus: () => true,
+				body: row.body,
+				// The whole attempt, so a trickling receiver cannot outlive the lease.
+				timeoutMs: this.config.webhookTimeoutMs,
+				maxBytes: ANSWER_BYTES,
+				truncate: true,
 				maxRedirects: 0,
-				transformRequest: [(body: string) => body],
 			});
 			status = res.status;
 		} catch (e) {
-			error = (e as Error).message;
+			// A refused (private) target is retried like a network failure: its name may resolve elsewhere later.
+			error = e instanceof OutboundError && e.reason === 'private' ? 'refused: private address' : 'could not fetch';
 		}
 		const attempts = row.attempts + 1;
 		if (status !== null && status >= 200 && status < 300) {
-			this.store.outbox.update(row.id, { state: 'delivered', attempts, last_status: status, last_error: null });
+			this.store.tx(() => {
+				this.store.outbox.update(row.id, { state: 'delivered', attempts, last_status: status, last_error: null });
+				// The receiver is back: its backlog goes now rather than when each row's backoff ends.
+				this.store.outbox.pullForward(sub.id, Date.now(), BATCH, [...this.attempting]);
+			});
 		} else if (status === 410) {
 			this.store.tx(() => {
 				this.store.webhooks.disable(sub.id);

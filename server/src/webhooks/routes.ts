@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../http/errors';
 import { webhookView } from '../gateway/views';
 import { EVENT_NAMES, MESSAGE_EXCLUSIONS } from './events';
 import { isValidSecret, newSecret } from './signing';
+import { isObviouslyPrivate } from '../outbound/policy';
 
 const name = z.object({ name: z.string() });
 
@@ -58,6 +59,10 @@ export const webhookRoutes = [
 				return { id: existing.id, url: existing.url, deleted: true };
 			}
 			if (body.action === 'update' && !existing) throw badRequest(`url: no webhook with this url on device '${device.name}' to update`);
+			// Names that resolve to private addresses are refused at each delivery; these need no DNS to tell.
+			if (!services.config.allowPrivateFetch && isObviouslyPrivate(body.url!)) {
+				throw badRequest('url: refused: private address (start the server with --allow-private-fetch to deliver webhooks to this machine or a private network)');
+			}
 			// A secret is generated only for a new subscription; it is shown in this answer and never again.
 			const generated = !body.secret && !existing ? newSecret() : undefined;
 			const row = webhooks.upsert({

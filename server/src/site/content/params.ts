@@ -20,6 +20,13 @@ export function wpInt(min?: number, max?: number) {
 	return z.preprocess(numeric, schema);
 }
 
+/**
+ * A search text. Capped so that its LIKE patterns stay within SQLite's limit (50,000 bytes); a
+ * longer search is a 400 rather than a failed query.
+ */
+export const MAX_SEARCH_LENGTH = 1000;
+export const searchParam = z.string().max(MAX_SEARCH_LENGTH);
+
 /** A boolean, also `true`/`false`/`1`/`0` as text. */
 export const wpBool = qBool;
 
@@ -178,7 +185,7 @@ export function collectionParams(def: PostType) {
 		context: contextParam,
 		page: wpInt(1).prefault(1),
 		per_page: wpInt(1, 100).prefault(10),
-		search: z.string().optional(),
+		search: searchParam.optional(),
 		after: dateTime.optional(),
 		modified_after: dateTime.optional(),
 		before: dateTime.optional(),

@@ -39,7 +39,13 @@ const contains = (text: string) => `%${likeEscape(text)}%`;
 
 const COLUMN_OF = { post_title: 'c.title', post_content: 'c.content', post_excerpt: 'c.excerpt' } as const;
 
-/** WordPress's search terms: words and "quoted phrases"; a leading `-` excludes a word. */
+/** More terms than this and the search is one phrase, as in WP_Query (which keeps the SQL bounded). */
+const MAX_SEARCH_TERMS = 9;
+
+/**
+ * WordPress's search terms: words and "quoted phrases"; a leading `-` excludes a word. A search of
+ * more than `MAX_SEARCH_TERMS` terms is searched as the whole phrase.
+ */
 export function searchTerms(search: string): { term: string; exclude: boolean }[] {
 	const out: { term: string; exclude: boolean }[] = [];
 	for (const match of search.matchAll(/"([^"]*)"?|[^\t ",+]+/g)) {
@@ -48,7 +54,7 @@ export function searchTerms(search: string): { term: string; exclude: boolean }[
 		const term = (exclude ? raw.slice(1) : raw).trim();
 		if (term) out.push({ term, exclude });
 	}
-	return out;
+	return out.length > MAX_SEARCH_TERMS ? [{ term: search.trim(), exclude: false }] : out;
 }
 
 /**

@@ -5,7 +5,7 @@ import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { ContentRow, UserRow } from '../../store/types';
 import { canDelete, canEdit, denied } from './capabilities';
-import { contextParam, idList, wpBool, wpInt } from './params';
+import { contextParam, idList, searchParam, wpBool, wpInt } from './params';
 import { checkOrderby, collectionOrder, pagingHeaders, pathId, searchSql, Where } from './query';
 import type { PostType } from './types';
 import { itemUrl, revisionView, viewEnv } from './views';
@@ -64,7 +64,7 @@ export function revisionRoutes(def: PostType): Route[] {
 				page: wpInt(1).prefault(1),
 				// No default: without it, every revision.
 				per_page: wpInt(1, 100).optional(),
-				search: z.string().optional(),
+				search: searchParam.optional(),
 				exclude: idList().prefault([]),
 				include: idList().prefault([]),
 				offset: wpInt().optional(),

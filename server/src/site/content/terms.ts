@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import type { TermRow } from '../../store/types';
 import { can } from '../roles';
 import { canManageTerms, canRead, denied } from './capabilities';
-import { type Context, contextParam, idList, list, wpBool, wpInt } from './params';
+import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
 import { pagingHeaders, pathId, searchTerms, Where } from './query';
 import { sanitizeTitle } from './render';
 import { CATEGORY, POST, TAG, type Taxonomy } from './types';
@@ -81,7 +81,7 @@ function termRoutes(tax: Taxonomy): Route[] {
 				context: contextParam,
 				page: wpInt(1).prefault(1),
 				per_page: wpInt(1, 100).prefault(10),
-				search: z.string().optional(),
+				search: searchParam.optional(),
 				exclude: idList().prefault([]),
 				include: idList().prefault([]),
 				offset: wpInt().optional(),
