@@ -188,8 +188,7 @@ export const chatRoutes = [
 		handler: ({ services, device, body }) =>
 			changeChat(services, device, body.number, (chat) => {
 				if (!body.read) return { unread: Math.max(chat.unread, 1) };
-				// Every unread message, not a page of the newest: the count goes to 0 and so must they.
-				services.messaging.markRead(device, services.store.messages.unreadInbound(device.id, chat.chatid));
+				services.messaging.readInbound(device, chat.chatid);
 				return { unread: 0 };
 			}),
 	}),

@@ -21,9 +21,8 @@ const ANSWER_BYTES = 4096;
  */
 export class WebhookDelivery {
 	readonly worker: DueWorker;
-	private inFlight = new Set<Promise<void>>();
-	/** Outbox ids being attempted: their lease must not be pulled forward (that would send them twice at once). */
-	private attempting = new Set<number>();
+	/** Attempts under way, by outbox id: their lease must not be pulled forward (that would send them twice at once). */
+	private inFlight = new Map<number, Promise<void>>();
 
 	constructor(
 		private store: Store,
@@ -38,16 +37,14 @@ export class WebhookDelivery {
 		const now = Date.now();
 		for (const row of this.store.outbox.due(now, BATCH)) {
 			this.store.outbox.update(row.id, { next_attempt_at: now + this.config.webhookTimeoutMs + 1000 });
-			this.attempting.add(row.id);
 			// A store error (say SQLITE_BUSY) must not become an unhandled rejection; the lease brings the row back.
 			const attempt = this.attempt(row)
 				.catch(this.onError)
 				.finally(() => {
-					this.attempting.delete(row.id);
-					this.inFlight.delete(attempt);
+					this.inFlight.delete(row.id);
 					this.worker.wake();
 				});
-			this.inFlight.add(attempt);
+			this.inFlight.set(row.id, attempt);
 		}
 	}
 
@@ -87,7 +84,7 @@ export class WebhookDelivery {
 			this.store.tx(() => {
 				this.store.outbox.update(row.id, { state: 'delivered', attempts, last_status: status, last_error: null });
 				// The receiver is back: its backlog goes now rather than when each row's backoff ends.
-				this.store.outbox.pullForward(sub.id, Date.now(), BATCH, [...this.attempting]);
+				this.store.outbox.pullForward(sub.id, Date.now(), BATCH, [...this.inFlight.keys()]);
 			});
 		} else if (status === 410) {
 			this.store.tx(() => {
@@ -109,6 +106,6 @@ export class WebhookDelivery {
 
 	async stop() {
 		await this.worker.stop();
-		await Promise.allSettled([...this.inFlight]);
+		await Promise.allSettled([...this.inFlight.values()]);
 	}
 }
