@@ -14,6 +14,7 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 import type { Operation } from './operations';
+import type { Resource } from './resources';
 
 /**
  * Operations that n8n runs through this module instead of its declarative engine, as the node's
@@ -51,6 +52,11 @@ export function directOperations(resource: string, operations: Operation[], conn
 	const resourceProperty: INodeProperties = { displayName: 'Resource', name: 'resource', type: 'hidden', noDataExpression: true, default: resource };
 	const runs: Record<string, Run> = Object.fromEntries(operations.filter(isDirect).map((operation) => [operation.value, runner(operation, connection)]));
 	return { resourceProperty, customOperations: { [resource]: runs } };
+}
+
+/** The `customOperations` of a node with a Resource selector (see resources.ts), for each resource. */
+export function directResources(resources: Resource[], connection: Connection) {
+	return Object.fromEntries(resources.map((resource) => [resource.value, directOperations(resource.value, resource.operations, connection).customOperations[resource.value]]));
 }
 
 /** Whether the operation uses only what this module runs (else it stays with n8n's declarative engine). */

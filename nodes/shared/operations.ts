@@ -24,8 +24,13 @@ export interface Operation extends INodePropertyOptions {
  *   fits both, or, if the two mean different things, two names.
  */
 export function operationProperties(operations: Operation[]): INodeProperties[] {
+	return [operationSelector(operations), ...fieldProperties(operations)];
+}
+
+/** The `operation` selector of a list of operations; its default is the first. */
+export function operationSelector(operations: Operation[]): INodeProperties {
 	const first = operations[0].value;
-	const selector = {
+	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
@@ -33,6 +38,10 @@ export function operationProperties(operations: Operation[]): INodeProperties[] 
 		options: operations.map(({ fields: _fields, ...option }) => option),
 		default: first,
 	} satisfies INodeProperties;
+}
+
+/** The fields of the operations, each name declared once (see `operationProperties`). */
+export function fieldProperties(operations: Operation[]): INodeProperties[] {
 	const byName = new Map<string, Array<{ field: INodeProperties; operations: string[] }>>();
 	for (const operation of operations) {
 		for (const field of operation.fields ?? []) {
@@ -42,7 +51,7 @@ export function operationProperties(operations: Operation[]): INodeProperties[] 
 			else variants.push({ field, operations: [operation.value] });
 		}
 	}
-	return [selector, ...[...byName.values()].map(declareOnce)];
+	return [...byName.values()].map(declareOnce);
 }
 
 /** The one property of a name: its variants' fields shown for their operations. */

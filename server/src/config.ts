@@ -34,6 +34,16 @@ export const configSchema = z.object({
 	 * A flag or the environment gives `true`/`false` (or 1/0, yes/no); code may give the boolean itself.
 	 */
 	allowPrivateFetch: z.preprocess((v) => (typeof v === 'boolean' ? String(v) : v), z.stringbool({ error: 'must be true or false' })).default(false),
+	/**
+	 * The OpenAI-compatible service the AI proxy (`proxyext/v1`) forwards to: its base URL (e.g.
+	 * `https://api.openai.com/v1`), or `builtin`, a deterministic simulated model served in-process.
+	 */
+	aiUpstreamUrl: z
+		.string()
+		.refine((v) => v === 'builtin' || /^https?:\/\/[^/]/.test(v), { error: 'must be "builtin" or an http(s) URL' })
+		.default('builtin'),
+	/** Time limit of one forwarded AI request, streamed answers included. */
+	aiTimeoutMs: z.coerce.number().int().min(100).default(120000),
 	/** Interval at which presence is re-sent while it lasts. */
 	presenceResendMs: z.coerce.number().int().min(10).default(10000),
 	/** Webhook delivery: attempts before giving up, backoff base and cap, per-attempt timeout. */

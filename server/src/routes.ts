@@ -13,11 +13,16 @@ import { menuRoutes } from './gateway/send-menus';
 import { paymentRoutes } from './gateway/send-payments';
 import { statusRoutes } from './gateway/send-status';
 import { sandboxRoutes } from './network/sandbox';
+import { aiProxyRoutes } from './site/ai-proxy';
 import { batchRoutes } from './site/batch';
+import { builderRoutes } from './site/builder';
+import { builderOneRoutes } from './site/builder-one';
 import { contentRoutes } from './site/content';
 import { mediaRoutes } from './site/content/media';
+import { engineRoutes } from './site/engine';
 import { indexRoutes } from './site/index';
 import { oembedRoutes } from './site/oembed';
+import { themecoreRoutes } from './site/themecore';
 import { webhookRoutes } from './webhooks/routes';
 
 /**
@@ -44,6 +49,11 @@ const table: Route[] = [
 	...oembedRoutes,
 	...contentRoutes,
 	...mediaRoutes,
+	...engineRoutes,
+	...themecoreRoutes,
+	...builderRoutes,
+	...builderOneRoutes,
+	...aiProxyRoutes,
 	// Its requests are matched against the whole table, known once it is built.
 	...batchRoutes(() => routes),
 ];

@@ -81,8 +81,21 @@ describe('site', () => {
 	const GATEWAY_NAMESPACES = ['wdm/v1', 'sandbox/v1'];
 	const siteRoutes = routes.filter((r) => isNamespaceIndex(r.path) || !GATEWAY_NAMESPACES.includes(namespaceOf(r.path)));
 
-	/** The namespaces whose every route must be a node operation: the server's own routes (`/`, batch), oEmbed, the core content. */
-	const COVERED = ['', 'oembed/1.0', 'cms/v2'];
+	/** The namespaces whose every route must be a node operation: every namespace of the site (the gateway's are checked above). */
+	const COVERED = [
+		'',
+		'oembed/1.0',
+		'cms/v2',
+		'engine/v1',
+		'engine/v2',
+		'themecore/v2',
+		'builder/v1',
+		'builder/v1/documents',
+		'builder/v1/feedback',
+		'builder-ai/v1',
+		'builder-one/v1',
+		'proxyext/v1',
+	];
 
 	/**
 	 * WordPress serves an update at POST, PUT and PATCH alike (its EDITABLE methods): one operation on any

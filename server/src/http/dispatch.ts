@@ -43,8 +43,22 @@ export function rewriteRestRoute(url: string): string {
 	return `${REST_PREFIX}${encoded}${rest ? `?${rest}` : ''}`;
 }
 
-/** `/wdm/v1/devices/{name}` -> `/wp-json/wdm/v1/devices/:name` */
-export const fastifyPath = (path: string) => REST_PREFIX + path.replace(/\{(\w+)\}/g, ':$1');
+/**
+ * `/wdm/v1/devices/{name}` -> `/wp-json/wdm/v1/devices/:name`. A last segment whose pattern takes `/`
+ * (the AI proxy's `(?P<api_path>.+)`, an MCP tool name) is the router's wildcard: WordPress matches
+ * such a route across segments, so `/ai-api-proxy/chat/completions` is one `api_path`.
+ */
+export function fastifyPath(route: Route): string {
+	const wildcard = wildcardParam(route);
+	return REST_PREFIX + route.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === wildcard ? '*' : `:${name}`));
+}
+
+/** The path parameter that takes the rest of the path, if the route has one. */
+function wildcardParam(route: Route): string | undefined {
+	const last = /\{(\w+)\}$/.exec(route.path)?.[1];
+	const pattern = last && route.patterns?.[last];
+	return pattern && new RegExp(`^(?:${pattern})$`).test('a/b') ? last : undefined;
+}
 
 /**
  * Validates one part of the request: gateway routes answer one sentence, site routes WordPress's
@@ -68,6 +82,12 @@ export function parse(schema: ZodType | undefined, input: unknown, where: string
  * what the handler returns (without the envelope). `POST /batch/v1` runs its requests through it too.
  */
 export async function callRoute(route: Route, services: Services, request: FastifyRequest, reply: FastifyReply, gateway = usesEnvelope(route.path)) {
+	const wildcard = wildcardParam(route);
+	if (wildcard) {
+		const { '*': rest, ...params } = request.params as Record<string, string>;
+		if (rest !== undefined) request.params = { ...params, [wildcard]: rest };
+	}
+	checkPatterns(route, request);
 	const { user, device, siteUser = null } = authenticate(route.auth, request, services);
 	const ctx = {
 		params: parse(route.params, request.params, 'path', gateway),
@@ -83,13 +103,26 @@ export async function callRoute(route: Route, services: Services, request: Fasti
 	return route.handler(ctx);
 }
 
+/** A path segment outside its route's pattern: WordPress matches no route at all. */
+function checkPatterns(route: Route, request: FastifyRequest) {
+	const params = request.params as Record<string, string>;
+	for (const [name, pattern] of Object.entries(route.patterns ?? {})) {
+		if (!new RegExp(`^(?:${pattern})$`).test(params[name] ?? '')) throw noRoute(request);
+	}
+}
+
+const noRoute = (request: FastifyRequest) => {
+	const path = request.url.split('?')[0].replace(REST_PREFIX, '') || '/';
+	return new ApiError(404, `no route matches ${request.method} ${path}`, 'rest_no_route');
+};
+
 /** Registers each route of the table on the Fastify instance: auth, validation, envelope. */
 export function registerRoutes(app: FastifyInstance, routes: Route[], services: Services) {
 	for (const route of routes) {
 		const gateway = usesEnvelope(route.path);
 		const options: RouteOptions = {
 			method: route.method,
-			url: fastifyPath(route.path),
+			url: fastifyPath(route),
 			handler: async (request, reply) => {
 				const data = await callRoute(route, services, request, reply, gateway);
 				if (data === reply) return reply;
@@ -193,8 +226,5 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 		return send(request, reply, apiError);
 	});
 
-	app.setNotFoundHandler((request, reply) => {
-		const path = request.url.split('?')[0].replace(REST_PREFIX, '') || '/';
-		return send(request, reply, new ApiError(404, `no route matches ${request.method} ${path}`, 'rest_no_route'));
-	});
+	app.setNotFoundHandler((request, reply) => send(request, reply, noRoute(request)));
 }

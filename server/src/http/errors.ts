@@ -167,7 +167,8 @@ export function invalidParams(error: ZodError, input: unknown, where: string): A
 	const missing = [
 		...new Set(
 			issues
-				.filter((issue) => issue.code === 'invalid_type' && issue.path.length === 1 && valueAt(input, issue.path) === undefined)
+				// An absent enum or union fails as "not one of the values": it is missing all the same.
+				.filter((issue) => ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code) && issue.path.length === 1 && valueAt(input, issue.path) === undefined)
 				.map((issue) => param(issue.path)),
 		),
 	];

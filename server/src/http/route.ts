@@ -40,6 +40,12 @@ export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | und
 	auth: AuthScheme;
 	summary: string;
 	params?: P;
+	/**
+	 * Regular expressions (source, unanchored) that path segments must match, as WordPress declares its
+	 * routes (`(?P<id>[\\d]+)`): a segment that does not match is no route at all (404 `rest_no_route`),
+	 * and the site index shows the pattern.
+	 */
+	patterns?: Record<string, string>;
 	query?: Q;
 	body?: B;
 	/**

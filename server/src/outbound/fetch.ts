@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { ipLiteral, isPublicAddress } from './policy';
@@ -19,7 +20,7 @@ export interface OutboundOptions {
 }
 
 export interface FetchOptions {
-	method?: 'GET' | 'POST';
+	method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 	headers?: Record<string, string>;
 	body?: string;
 	/** Time limit for the whole exchange: resolving, connecting, every redirect and reading the body. */
@@ -35,6 +36,14 @@ export interface FetchResult {
 	status: number;
 	headers: IncomingHttpHeaders;
 	body: Buffer;
+}
+
+/** An answer whose body is still arriving (`Outbound.open`). */
+export interface StreamResult {
+	status: number;
+	headers: IncomingHttpHeaders;
+	/** Fails with an OutboundError past `maxBytes` or the time limit; destroying it closes the connection. */
+	body: Readable;
 }
 
 /**
@@ -83,6 +92,22 @@ export class Outbound {
 					options = { ...options, method: 'GET', body: undefined };
 				}
 			}
+		} catch (error) {
+			if (error instanceof OutboundError) throw error;
+			throw new OutboundError(signal.aborted ? 'timeout' : 'failed');
+		}
+	}
+
+	/**
+	 * One request answered as soon as its headers arrive, its body streamed as it comes (server-sent
+	 * events pass through unbuffered), under the same checks and limits as `fetch`: the time limit runs
+	 * on until the body ends, and a body past `maxBytes` fails. Redirects are answered as they are.
+	 */
+	async open(url: string, options: FetchOptions): Promise<StreamResult> {
+		const signal = AbortSignal.timeout(options.timeoutMs);
+		try {
+			const res = await this.exchange(new URL(url), options, signal);
+			return { status: res.statusCode ?? 0, headers: res.headers, body: limitedBody(res, options.maxBytes, signal) };
 		} catch (error) {
 			if (error instanceof OutboundError) throw error;
 			throw new OutboundError(signal.aborted ? 'timeout' : 'failed');
@@ -153,6 +178,33 @@ function readBody(res: IncomingMessage, options: FetchOptions): Promise<Buffer> 
 		// After a truncated read this settles nothing (already resolved); otherwise a body cut short is a failure.
 		res.on('close', () => (res.complete ? resolve(Buffer.concat(chunks)) : reject(new OutboundError('failed'))));
 	});
+}
+
+/** `res` passed on chunk by chunk, with backpressure, failing (OutboundError) past `maxBytes`, on the time limit or a cut. */
+function limitedBody(res: IncomingMessage, maxBytes: number, signal: AbortSignal): Readable {
+	const out = new PassThrough();
+	let size = 0;
+	res.on('data', (chunk: Buffer) => {
+		size += chunk.length;
+		if (size > maxBytes) return out.destroy(new OutboundError('too-large'));
+		if (!out.write(chunk)) res.pause();
+	});
+	out.on('drain', () => res.resume());
+	res.on('end', () => out.end());
+	res.on('error', () => out.destroy(new OutboundError(signal.aborted ? 'timeout' : 'failed')));
+	res.on('close', () => {
+		if (!res.complete) out.destroy(new OutboundError(signal.aborted ? 'timeout' : 'failed'));
+	});
+	// The reader went away (or the body failed): the connection goes too.
+	out.on('close', () => res.destroy());
+	return out;
+}
+
+/** A whole body of `open`, as one Buffer (its limits apply). */
+export async function readAll(body: Readable): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of body) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
 }
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

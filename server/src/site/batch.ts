@@ -113,8 +113,11 @@ const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-leng
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_HEADER_VALUE = /[\r\n\0]/;
 
-/** The reply a request of the batch answers on: the status, headers and body a route sets on it. */
-class BatchReply {
+/**
+ * The reply a route answers on when the server runs it in process (a request of the batch, an MCP
+ * tool): the status, headers and body the route sets on it.
+ */
+export class InProcessReply {
 	statusCode = 200;
 	headers: Record<string, string> = {};
 	payload: unknown;
@@ -152,7 +155,7 @@ async function run(services: Services, batch: FastifyRequest, item: BatchRequest
 	if (batch.headers.authorization) headers.authorization = batch.headers.authorization;
 	if (item.body !== undefined) headers['content-type'] = 'application/json';
 	const request = { method: item.method, url: REST_PREFIX + item.path.split('#')[0], headers, params, query, body: item.body, log: batch.log };
-	const reply = new BatchReply();
+	const reply = new InProcessReply();
 	try {
 		const data = await callRoute(route, services, request as unknown as FastifyRequest, reply as unknown as FastifyReply, false);
 		return { body: (data === reply ? reply.payload : data) ?? null, status: reply.statusCode, headers: reply.headers };

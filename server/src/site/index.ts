@@ -4,11 +4,16 @@ import type { Route } from '../http/route';
 import { namespaceOf, route } from '../http/route';
 import { notFound } from '../http/errors';
 import { REST_PREFIX } from '../http/dispatch';
+import { expandEngineRoutes } from './content/engine-types';
 import { SITE_NAMESPACES } from './namespaces';
 import { gmtOffsetHours, siteSettings } from './settings';
 
-/** `/wdm/v1/devices/{name}` -> `/wdm/v1/devices/(?P<name>[^/]+)`, the form the site index uses. */
-export const wpPattern = (path: string) => path.replace(/\{(\w+)\}/g, '(?P<$1>[^/]+)');
+/**
+ * `/wdm/v1/devices/{name}` -> `/wdm/v1/devices/(?P<name>[^/]+)`, the form the site index uses, with the
+ * route's own pattern for a segment that has one (`(?P<id>\d+)`).
+ */
+export const wpPattern = (path: string, patterns: Record<string, string> = {}) =>
+	path.replace(/\{(\w+)\}/g, (_, name: string) => `(?P<${name}>${patterns[name] ?? '[^/]+'})`);
 
 /** Where an application password is authorized, as WordPress's admin serves it. */
 export const ADMIN_PATH = 'wp-admin';
@@ -48,7 +53,7 @@ export function routesMap(routes: Route[], baseUrl: string, namespace?: string) 
 	for (const r of routes) {
 		const ns = namespaceOf(r.path);
 		if (namespace !== undefined && ns !== namespace) continue;
-		const entry = (map[wpPattern(r.path)] ??= { namespace: ns, methods: [], endpoints: [] });
+		const entry = (map[wpPattern(r.path, r.patterns)] ??= { namespace: ns, methods: [], endpoints: [] });
 		entry.methods.push(r.method);
 		entry.endpoints.push({ methods: [r.method], args: args(r) });
 		// As WordPress does: a route without path parameters links to itself.
@@ -105,7 +110,7 @@ export function indexRoutes(table: Route[]): Route[] {
 					endpoints: { authorization: `${services.baseUrl}/${ADMIN_PATH}/authorize-application.php` },
 				},
 			},
-			routes: routesMap(all, services.baseUrl),
+			routes: routesMap(expandEngineRoutes(all, services.store), services.baseUrl),
 		}),
 	});
 	const perNamespace: Route[] = namespaces.map((ns) =>
@@ -118,7 +123,7 @@ export function indexRoutes(table: Route[]): Route[] {
 			query: z.object({ namespace: z.string().default(ns), context }),
 			handler: ({ query, services }) => {
 				if (!namespaces.includes(query.namespace)) throw notFound('The specified namespace could not be found.', 'rest_invalid_namespace');
-				return { namespace: query.namespace, routes: routesMap(all, services.baseUrl, query.namespace) };
+				return { namespace: query.namespace, routes: routesMap(expandEngineRoutes(all, services.store), services.baseUrl, query.namespace) };
 			},
 		}),
 	);

@@ -30,7 +30,13 @@ export type Capability =
 	| 'upload_files'
 	| 'unfiltered_html'
 	| 'list_users'
-	| 'manage_options';
+	| 'manage_options'
+	| 'edit_theme_options'
+	| 'install_plugins'
+	| 'activate_plugins'
+	| 'update_plugins'
+	| 'install_themes'
+	| 'switch_themes';
 
 const CONTRIBUTOR: Capability[] = ['read', 'edit_posts', 'delete_posts'];
 const AUTHOR: Capability[] = [...CONTRIBUTOR, 'edit_published_posts', 'publish_posts', 'delete_published_posts', 'upload_files'];
@@ -61,7 +67,16 @@ const GRANTS: Record<SiteRole, ReadonlySet<Capability>> = {
 	contributor: new Set(CONTRIBUTOR),
 	author: new Set(AUTHOR),
 	editor: new Set(EDITOR),
-	administrator: new Set([...EDITOR, 'manage_options']),
+	administrator: new Set([
+		...EDITOR,
+		'manage_options',
+		'edit_theme_options',
+		'install_plugins',
+		'activate_plugins',
+		'update_plugins',
+		'install_themes',
+		'switch_themes',
+	]),
 };
 
 /** Whether a site user (or an anonymous caller, `null`) has a capability. */

@@ -10,6 +10,7 @@ import { LabelsRepo } from './labels';
 import { MessagesRepo } from './messages';
 import { MetaRepo } from './meta';
 import { NumbersRepo } from './numbers';
+import { ObjectsRepo } from './objects';
 import { ProxiesRepo } from './proxies';
 import { UsersRepo } from './users';
 import { OutboxRepo, WebhooksRepo } from './webhooks';
@@ -32,6 +33,7 @@ export class Store {
 	readonly content: ContentRepo;
 	readonly terms: TermsRepo;
 	readonly attachments: AttachmentsRepo;
+	readonly objects: ObjectsRepo;
 	/**
 	 * One transaction wrapper for every `tx`: better-sqlite3 builds a new one (with its variants) per
 	 * `transaction()` call. IMMEDIATE: the write lock is taken at BEGIN, so a transaction that reads and
@@ -59,6 +61,7 @@ export class Store {
 		this.content = new ContentRepo(db);
 		this.terms = new TermsRepo(db);
 		this.attachments = new AttachmentsRepo(db);
+		this.objects = new ObjectsRepo(db);
 	}
 
 	static open(data: string): Store {

@@ -45,10 +45,14 @@ export class MessagesRepo {
 		return row as unknown as MessageRow;
 	}
 
+	/**
+	 * A message of the device by its id or its network `messageid`: two index lookups (the primary key,
+	 * then `messages_messageid`). One query with `id = ? OR messageid = ?` let the planner walk every
+	 * message of the device instead, slower the larger the store.
+	 */
 	byId(deviceId: string, id: string): MessageRow | undefined {
-		return this.db.prepare('SELECT * FROM messages WHERE device_id = ? AND (id = ? OR messageid = ?)').get(deviceId, id, id) as
-			| MessageRow
-			| undefined;
+		return (this.db.prepare('SELECT * FROM messages WHERE id = ? AND device_id = ?').get(id, deviceId) ??
+			this.db.prepare('SELECT * FROM messages WHERE messageid = ? AND device_id = ?').get(id, deviceId)) as MessageRow | undefined;
 	}
 
 	/** The messages of a chat the device received and has not read yet, however many. */
@@ -98,10 +102,12 @@ export class MessagesRepo {
 
 	/** Newest first; returns one row more than asked so the caller can tell whether more remain. */
 	find(deviceId: string, q: MessageQuery): { rows: MessageRow[]; total: number } {
+		if (q.id) return this.findById(deviceId, q);
 		const where = ['device_id = @deviceId'];
-		if (q.id) where.push('(id = @id OR messageid = @id)');
 		if (q.chatid) where.push('chatid = @chatid');
-		if (q.track_source) where.push('track_source = @track_source');
+		// With both, the track id (rare) leads: `+` keeps the planner off the track-source index (one source
+		// usually tags every message, so that index would walk them all).
+		if (q.track_source) where.push(q.track_id ? '+track_source = @track_source' : 'track_source = @track_source');
 		if (q.track_id) where.push('track_id = @track_id');
 		const clause = where.join(' AND ');
 		const args = { ...q, deviceId };
@@ -110,6 +116,17 @@ export class MessagesRepo {
 			.prepare(`SELECT * FROM messages WHERE ${clause} ORDER BY timestamp DESC, rowid DESC LIMIT @limit OFFSET @offset`)
 			.all(args) as MessageRow[];
 		return { rows, total };
+	}
+
+	/** `find` by id: the one message (through `byId`), if it also matches the other filters. */
+	private findById(deviceId: string, q: MessageQuery): { rows: MessageRow[]; total: number } {
+		const row = this.byId(deviceId, q.id!);
+		const matches =
+			!!row &&
+			(!q.chatid || row.chatid === q.chatid) &&
+			(!q.track_source || row.track_source === q.track_source) &&
+			(!q.track_id || row.track_id === q.track_id);
+		return { rows: matches && q.offset === 0 && q.limit > 0 ? [row] : [], total: matches ? 1 : 0 };
 	}
 
 	/** Queued messages whose time has come, oldest first. */

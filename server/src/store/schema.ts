@@ -291,4 +291,28 @@ export const migrations: string[] = [
 		DELETE FROM files WHERE id = OLD.file_id;
 	END;
 	`,
+	// The extension namespaces' state (engine, theme core, builder, builder connection, AI proxy): JSON
+	// objects by namespace, kind and key (store/objects.ts).
+	`
+	CREATE TABLE site_objects (
+		namespace TEXT NOT NULL,
+		kind TEXT NOT NULL,
+		key TEXT NOT NULL,
+		data TEXT NOT NULL,
+		position INTEGER PRIMARY KEY AUTOINCREMENT,
+		created_at INTEGER NOT NULL,
+		modified_at INTEGER NOT NULL,
+		UNIQUE (namespace, kind, key)
+	);
+	`,
+	// Reads that stay flat as the store grows. A partial index is usable only when the query's WHERE implies
+	// the index's, and an OR (the tracking index's) is implied by no lookup: one index per tracking field,
+	// each implied by \`field = ?\`. The receipts scan at start-up reads only the messages awaiting one.
+	`
+	DROP INDEX messages_device_track;
+	CREATE INDEX messages_device_track_id ON messages(device_id, track_id, timestamp) WHERE track_id IS NOT NULL;
+	CREATE INDEX messages_device_track_source ON messages(device_id, track_source, timestamp) WHERE track_source IS NOT NULL;
+	CREATE INDEX messages_awaiting_receipt ON messages(timestamp) WHERE from_me = 1 AND status = 'sent';
+	CREATE INDEX outbox_webhook ON outbox(webhook_id);
+	`,
 ];

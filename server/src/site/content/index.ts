@@ -1,5 +1,6 @@
 import type { Route } from '../../http/route';
 import { autosaveRoutes } from './autosaves';
+import { engineTypeRoutes } from './engine-types';
 import { revisionRoutes } from './revisions';
 import { postTypeRoutes } from './routes';
 import { categoryRoutes, tagRoutes } from './terms';
@@ -8,5 +9,8 @@ import { PAGE, POST, type PostType } from './types';
 /** Every route of one post type: collection and items, revisions, autosaves. */
 const routesOf = (def: PostType): Route[] => [...postTypeRoutes(def), ...revisionRoutes(def), ...autosaveRoutes(def)];
 
-/** The `cms/v2` content routes of posts and pages, and the categories and tags their term ids name. */
-export const contentRoutes: Route[] = [...routesOf(POST), ...routesOf(PAGE), ...categoryRoutes, ...tagRoutes];
+/**
+ * The `cms/v2` content routes of posts and pages, the categories and tags their term ids name, and the
+ * collections of the post types and taxonomies the engine adds.
+ */
+export const contentRoutes: Route[] = [...routesOf(POST), ...routesOf(PAGE), ...categoryRoutes, ...tagRoutes, ...engineTypeRoutes];

@@ -88,8 +88,11 @@ export const META_DEFAULTS = {
 	_builder_page_settings: {} as Record<string, unknown>,
 };
 
-/** `null` resets a field to its default. Meta keys that are not registered are ignored, as WordPress does. */
-const metaBody = z.object({
+/**
+ * `null` resets a field to its default. Other keys pass through to the write, which checks those the
+ * engine's fields register for the type and ignores the rest, as WordPress ignores unregistered meta.
+ */
+const metaBody = z.looseObject({
 	footnotes: z.string().nullable().optional(),
 	_builder_edit_mode: z.enum(['', 'builder']).nullable().optional(),
 	_builder_template_type: z.enum(TEMPLATE_TYPES).nullable().optional(),

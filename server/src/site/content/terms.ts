@@ -9,7 +9,7 @@ import { canManageTerms, canRead, denied } from './capabilities';
 import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
 import { pagingHeaders, pathId, searchTerms, Where } from './query';
 import { sanitizeTitle } from './render';
-import { CATEGORY, POST, TAG, type Taxonomy } from './types';
+import { CATEGORY, POST, type PostType, TAG, type Taxonomy } from './types';
 import { restBase } from './views';
 import { contentEnv, invalidParam } from './write';
 
@@ -33,9 +33,15 @@ const FIELDS: Record<string, readonly Context[]> = {
 	meta: ['view', 'edit'],
 };
 
-function termView(services: Services, tax: Taxonomy, row: TermRow, count: number, context: Context) {
+/** A term's page with plain permalinks: `?cat=3`, `?tag=news`, and an engine taxonomy's query var `?genre=drama`. */
+function termQuery(tax: Taxonomy, row: TermRow): string {
+	if (tax.name === CATEGORY.name) return `cat=${row.id}`;
+	return `${tax.name === TAG.name ? 'tag' : tax.name}=${encodeURIComponent(row.slug)}`;
+}
+
+function termView(services: Services, tax: Taxonomy, row: TermRow, count: number, context: Context, objectDef: PostType = POST) {
 	const rest = restBase(services);
-	const query = tax.hierarchical ? `cat=${row.id}` : `tag=${encodeURIComponent(row.slug)}`;
+	const query = termQuery(tax, row);
 	const full: Record<string, unknown> = {
 		id: row.id,
 		count,
@@ -52,7 +58,7 @@ function termView(services: Services, tax: Taxonomy, row: TermRow, count: number
 		self: [{ href: termUrl(services, tax, row.id) }],
 		collection: [{ href: `${rest}/cms/v2/${tax.base}` }],
 		...(tax.hierarchical && row.parent ? { up: [{ embeddable: true, href: termUrl(services, tax, row.parent) }] } : {}),
-		'wp:post_type': [{ href: `${rest}/cms/v2/${POST.base}?${tax.base}=${row.id}` }],
+		'wp:post_type': [{ href: `${rest}/cms/v2/${objectDef.base}?${tax.base}=${row.id}` }],
 		curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
 	};
 	return { ...out, _links: links };
@@ -69,7 +75,11 @@ const ORDER_SQL: Record<string, string> = {
 	count: `(SELECT count(*) FROM content_terms ct JOIN content c ON c.id = ct.content_id WHERE ct.term_id = t.id AND c.status = 'publish')`,
 };
 
-function termRoutes(tax: Taxonomy): Route[] {
+/**
+ * The term routes of a taxonomy; `objectDef` is the post type its terms are listed for (`?post=`) and
+ * linked to: posts for categories and tags, the first post type an engine taxonomy is assigned to.
+ */
+export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 	const path = `/cms/v2/${tax.base}`;
 	return [
 		route({
@@ -93,12 +103,12 @@ function termRoutes(tax: Taxonomy): Route[] {
 				slug: list(z.string()).optional(),
 			}),
 			handler: ({ services, siteUser: user, query, request, reply }) => {
-				contentEnv(services, user, POST);
+				contentEnv(services, user, objectDef);
 				const q = query as typeof query & { parent?: number };
 				if (q.post) {
 					const post = services.store.content.get(q.post);
-					if (!post || post.type !== POST.type) throw badRequest('Invalid post ID.', 'rest_post_invalid_id');
-					if (!canRead(user, POST, post)) throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
+					if (!post || post.type !== objectDef.type) throw badRequest('Invalid post ID.', 'rest_post_invalid_id');
+					if (!canRead(user, objectDef, post)) throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
 				}
 				if (q.context === 'edit' && !canManageTerms(user)) {
 					throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
@@ -129,7 +139,7 @@ function termRoutes(tax: Taxonomy): Route[] {
 				const totalPages = Math.ceil(total / q.per_page);
 				pagingHeaders(reply, request, `${restBase(services)}${path}`, q.page, total, totalPages);
 				const counts = services.store.terms.counts(rows.map((r) => r.id));
-				return rows.map((row) => termView(services, tax, row, counts.get(row.id) ?? 0, q.context));
+				return rows.map((row) => termView(services, tax, row, counts.get(row.id) ?? 0, q.context, objectDef));
 			},
 		}),
 
@@ -147,7 +157,7 @@ function termRoutes(tax: Taxonomy): Route[] {
 				if (query.context === 'edit' && !canManageTerms(user)) {
 					throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this term.');
 				}
-				return termView(services, tax, row, services.store.terms.counts([row.id]).get(row.id) ?? 0, query.context);
+				return termView(services, tax, row, services.store.terms.counts([row.id]).get(row.id) ?? 0, query.context, objectDef);
 			},
 		}),
 
@@ -165,7 +175,7 @@ function termRoutes(tax: Taxonomy): Route[] {
 			}),
 			handler: ({ services, siteUser: user, body, request, reply }) => {
 				// WordPress: categories are managed by editors; a tag may be made by anyone who can tag posts.
-				if (!(tax.hierarchical ? canManageTerms(user) : can(user, POST.caps.edit_posts))) {
+				if (!(tax.hierarchical ? canManageTerms(user) : can(user, objectDef.caps.edit_posts))) {
 					throw denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
 				}
 				const raw = request.body as { parent?: unknown } | undefined;
@@ -193,7 +203,7 @@ function termRoutes(tax: Taxonomy): Route[] {
 					return services.store.terms.insert({ taxonomy: tax.name, name, slug, description: body.description ?? '', parent });
 				});
 				reply.code(201).header('Location', termUrl(services, tax, row.id));
-				return termView(services, tax, row, 0, 'edit');
+				return termView(services, tax, row, 0, 'edit', objectDef);
 			},
 		}),
 	];

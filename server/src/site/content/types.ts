@@ -40,12 +40,12 @@ export const PAGE_CAPS: TypeCaps = {
 	delete_private_posts: 'delete_private_pages',
 };
 
-/** A taxonomy whose terms a post type carries: WordPress's `category` and `post_tag`. */
+/** A taxonomy whose terms a post type carries: WordPress's `category` and `post_tag`, or one the engine added. */
 export interface Taxonomy {
-	/** As stored in `terms.taxonomy`. */
-	name: 'category' | 'post_tag';
+	/** As stored in `terms.taxonomy` (`category`, `post_tag`, or an engine taxonomy's slug). */
+	name: string;
 	/** REST base under `cms/v2`, also the post field and the collection filter (`categories`). */
-	base: 'categories' | 'tags';
+	base: string;
 	hierarchical: boolean;
 	/** In messages: `unknown category id(s) 9`. */
 	noun: string;

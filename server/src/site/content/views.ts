@@ -1,5 +1,7 @@
 import type { Services } from '../../services';
 import type { ContentRow, UserRow } from '../../store/types';
+import { metaFieldsOf } from '../engine/documents';
+import { type Field, shownValues } from '../engine/fields';
 import { siteSettings } from '../settings';
 import { canEdit } from './capabilities';
 import { formatGmt, formatLocal } from './dates';
@@ -19,6 +21,8 @@ export interface ViewEnv {
 	password?: string;
 	/** `excerpt_length` (item GET): words of a generated excerpt. */
 	excerptLength?: number;
+	/** The engine's meta fields of the type, read once per request (see `contentView`). */
+	metaFields?: Field[];
 }
 
 export function viewEnv(services: Services, user: UserRow | null, def: PostType, context: Context, extra: Partial<ViewEnv> = {}): ViewEnv {
@@ -116,10 +120,11 @@ export function inContext(full: Record<string, unknown>, table: ContextTable, co
 	return out;
 }
 
-/** The meta fields with their defaults filled in. */
-export function metaOf(row: ContentRow): typeof META_DEFAULTS {
-	const stored = JSON.parse(row.meta) as Partial<typeof META_DEFAULTS>;
-	return { ...META_DEFAULTS, ...stored };
+/** The meta fields with their defaults filled in, then the engine's fields of the item's type (`fields`). */
+export function metaOf(row: ContentRow, fields: Field[] = []): typeof META_DEFAULTS & Record<string, unknown> {
+	const stored = JSON.parse(row.meta) as Record<string, unknown>;
+	const own = Object.fromEntries(Object.keys(META_DEFAULTS).filter((key) => key in stored).map((key) => [key, stored[key]]));
+	return { ...META_DEFAULTS, ...own, ...shownValues(fields, stored) };
 }
 
 /** `date` is null for a draft whose date follows its saves (WordPress's floating date); `date_gmt` shows that date. */
@@ -198,13 +203,15 @@ export function contentView(env: ViewEnv, row: ContentRow): Record<string, unkno
 		...(def.sticky ? { sticky: row.sticky === 1 } : {}),
 		template: row.template,
 		...(def.formats ? { format: row.format } : {}),
-		meta: metaOf(row),
+		meta: metaOf(row, (env.metaFields ??= metaFieldsOf(services.store, 'post', def.type))),
 		...Object.fromEntries(def.taxonomies.map((tax) => [tax.base, services.store.content.termIds(row.id, tax.name)])),
 		permalink_template: `${services.baseUrl}/?${def.permalinkKey}=${row.id}`,
 		generated_slug: sanitizeTitle(row.title) || String(row.id),
 		_links: links(env, row),
 	};
-	return inContext(full, POST_FIELDS, env.context);
+	// An engine taxonomy's terms show as categories and tags do.
+	const table = def.taxonomies.every((tax) => tax.base in POST_FIELDS) ? POST_FIELDS : { ...POST_FIELDS, ...Object.fromEntries(def.taxonomies.map((tax) => [tax.base, VIEW_EDIT])) };
+	return inContext(full, table, env.context);
 }
 
 /**

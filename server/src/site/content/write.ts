@@ -5,7 +5,9 @@ import { can } from '../roles';
 import { siteSettings } from '../settings';
 import { canCreate, canDelete, canEdit, denied } from './capabilities';
 import { parseDateTime, wholeSeconds } from './dates';
-import type { ItemBody } from './params';
+import { applyChanges, checkValues as checkFieldValues } from '../engine/fields';
+import { metaFieldsOf } from '../engine/documents';
+import { type ItemBody, META_DEFAULTS } from './params';
 import { sanitizeTitle } from './render';
 import { DEFAULT_CATEGORY, type PostType } from './types';
 
@@ -73,6 +75,9 @@ function checkStatus({ user, def }: WriteEnv, status: string) {
 	}
 }
 
+/** The term ids a body gives for a taxonomy's field (`categories`, `tags`, an engine taxonomy's REST base). */
+const termIdsOf = (body: ItemBody, base: string) => (body as Record<string, unknown>)[base] as number[] | undefined;
+
 /** The checks of the values themselves (ids that must exist, combinations WordPress refuses); 400s. */
 function checkValues(env: WriteEnv, before: ContentRow | undefined, body: ItemBody) {
 	const { services, def } = env;
@@ -92,7 +97,7 @@ function checkValues(env: WriteEnv, before: ContentRow | undefined, body: ItemBo
 		}
 	}
 	for (const tax of def.taxonomies) {
-		const ids = body[tax.base];
+		const ids = termIdsOf(body, tax.base);
 		const unknown = ids ? store.terms.unknown(tax.name, ids) : [];
 		if (unknown.length) {
 			const noun = unknown.length > 1 ? `unknown ${tax.noun} ids` : `an unknown ${tax.noun} id`;
@@ -112,15 +117,24 @@ function checkValues(env: WriteEnv, before: ContentRow | undefined, body: ItemBo
 	}
 }
 
-/** The item's meta after the body's changes: given fields set, `null` ones back to their default (not stored). */
-function mergedMeta(before: ContentRow | undefined, body: ItemBody): string {
+/**
+ * The item's meta after the body's changes: the site's own keys as given (`null` back to their default,
+ * not stored), the engine's fields of the type checked by field type; other keys are ignored.
+ */
+function mergedMeta(env: WriteEnv, before: ContentRow | undefined, body: ItemBody): string {
 	const meta: Record<string, unknown> = before ? { ...(JSON.parse(before.meta) as object) } : {};
-	for (const [key, value] of Object.entries(body.meta ?? {})) {
+	const given: Record<string, unknown> = body.meta ?? {};
+	for (const key of Object.keys(META_DEFAULTS)) {
+		const value = given[key];
 		if (value === undefined) continue;
 		if (value === null) delete meta[key];
 		else meta[key] = value;
 	}
-	return JSON.stringify(meta);
+	const fields = metaFieldsOf(env.services.store, 'post', env.def.type);
+	if (!fields.length) return JSON.stringify(meta);
+	const checked = checkFieldValues(fields, given, { creating: !before, store: env.services.store, prefix: 'meta.' });
+	if ('sentence' in checked) throw invalidParam('meta', checked.sentence);
+	return JSON.stringify(applyChanges(meta, checked.changes));
 }
 
 /** A slug no other item of the type's slug scope has: `slug`, `slug-2`, `slug-3`, ... */
@@ -172,6 +186,7 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 	const store = services.store;
 	if (body.status) checkStatus(env, body.status);
 	checkValues(env, before, body);
+	const meta = mergedMeta(env, before, body);
 
 	const now = wholeSeconds(Date.now());
 	let status: string = body.status ?? before?.status ?? 'draft';
@@ -197,7 +212,7 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 		featured_media: body.featured_media ?? base.featured_media,
 		parent: def.hierarchical ? (body.parent ?? base.parent) : base.parent,
 		menu_order: def.hierarchical ? (body.menu_order ?? base.menu_order) : base.menu_order,
-		meta: mergedMeta(before, body),
+		meta,
 		trashed_status: restoring ? null : base.trashed_status,
 		trashed_slug: restoring ? null : base.trashed_slug,
 	};
@@ -205,7 +220,7 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 	const row = store.content.save(next);
 
 	for (const tax of def.taxonomies) {
-		let ids = body[tax.base];
+		let ids = termIdsOf(body, tax.base);
 		// A post always has a category: "Uncategorized" when it is given none.
 		if (tax.name === 'category' && (ids?.length === 0 || (!before && ids === undefined))) ids = [DEFAULT_CATEGORY];
 		if (ids) store.content.setTermIds(row.id, tax.name, ids);

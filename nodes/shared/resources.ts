@@ -1,0 +1,34 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { fieldProperties, type Operation, operationSelector } from './operations';
+
+/** One resource of a node with a Resource selector: its entry in the list and its operations. */
+export interface Resource {
+	name: string;
+	value: string;
+	description?: string;
+	operations: Operation[];
+}
+
+/**
+ * The properties of a node with a Resource selector: the selector, one `operation` selector per
+ * resource, and every operation's fields, each name declared once for the whole node (see
+ * `operationProperties`). Fields are shown by operation alone, so operation values must be unique
+ * across the node's resources (`createPostType`, not `create`): a node that repeats one throws when
+ * it loads.
+ */
+export function resourceProperties(resources: Resource[]): INodeProperties[] {
+	const operations = resources.flatMap((resource) => resource.operations);
+	const repeated = operations.map((o) => o.value).filter((value, i, all) => all.indexOf(value) !== i);
+	if (repeated.length) throw new Error(`Operation values must be unique across resources: ${[...new Set(repeated)].join(', ')}`);
+	const first = resources[0].value;
+	const selector = {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: resources.map(({ name, value, description }) => ({ name, value, ...(description ? { description } : {}) })),
+		default: first,
+	} satisfies INodeProperties;
+	const selectors = resources.map((resource) => ({ ...operationSelector(resource.operations), displayOptions: { show: { resource: [resource.value] } } }));
+	return [selector, ...selectors, ...fieldProperties(operations)];
+}

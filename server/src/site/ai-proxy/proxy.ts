@@ -1,0 +1,231 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ApiError } from '../../http/errors';
+import { phpQuery } from '../../http/query';
+import { type Method, route, type Route } from '../../http/route';
+import type { Services } from '../../services';
+import type { UserRow } from '../../store/types';
+import { wpInt } from '../content/params';
+import { canUse } from './access';
+import { aiModel, apiKey, type ConversationMessage, conversation, remember, saveConversation } from './state';
+import { answerText, callUpstream, failure, upstreamError } from './upstream';
+
+/**
+ * The proxy itself (`edit_posts`): every method of `/ai-api-proxy/{api_path}` goes to the AI service
+ * with the stored key, and its answer comes back as it is (status and body; server-sent events
+ * streamed as they arrive); a failure of the service is a 502 with its message. Chat completions are
+ * remembered per user: `response` answers the last reply, `clear-conversation` forgets them.
+ */
+
+const base = '/proxyext/v1/ai-api-proxy';
+const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const EDITABLE: Method[] = ['POST', 'PUT', 'PATCH'];
+/** The requests the chosen model stands in for when they name none (an embedding needs a model of its own kind). */
+const CHAT_PATHS = new Set(['chat/completions', 'completions', 'responses']);
+
+/**
+ * A path of the AI service, relative (`chat/completions`, `models/gpt-4o`): the rest of the route's path
+ * (WordPress's `(?P<api_path>.+)`). No `..`, no empty segment: the URL stays under the service's base.
+ */
+const apiPath = z.string().regex(/^(?!.*(?:^|\/)\.\.?(?:\/|$))[\w.:@-]+(?:\/[\w.:@-]+)*$/, {
+	error: 'must be a path of the AI service such as chat/completions (segments of letters, digits and . _ - : @)',
+});
+
+/** The key never leaves the server: anything the service echoes of it is blanked. */
+const redact = (text: string, key: string) => (key ? text.split(key).join('[redacted]') : text);
+
+/** The query string of the request (after the route), as the service gets it. */
+const queryOf = (request: FastifyRequest) => {
+	const q = request.url.indexOf('?');
+	return q < 0 ? '' : request.url.slice(q + 1);
+};
+
+/** The messages of a chat completion worth remembering: the user's newest one, and the reply. */
+function exchange(body: unknown, reply: string, model: string): ConversationMessage[] {
+	const date = new Date().toISOString();
+	const messages = (body as { messages?: unknown })?.messages;
+	const last = Array.isArray(messages) ? messages[messages.length - 1] : undefined;
+	const asked = last && last.role === 'user' && typeof last.content === 'string' ? [{ role: 'user', content: last.content, date }] : [];
+	return [...asked, { role: 'assistant', content: reply, model, date }];
+}
+
+/** The reply text and model inside server-sent events of chat completion chunks. */
+function streamedReply(events: string): { content: string; model: string } {
+	let content = '';
+	let model = '';
+	for (const line of events.split('\n')) {
+		if (!line.startsWith('data:') || line.trim() === 'data: [DONE]') continue;
+		try {
+			const chunk = JSON.parse(line.slice(5));
+			model ||= chunk.model ?? '';
+			content += chunk.choices?.[0]?.delta?.content ?? '';
+		} catch {
+			/* not a JSON event: nothing to remember */
+		}
+	}
+	return { content, model };
+}
+
+interface Forward {
+	services: Services;
+	user: UserRow;
+	method: Method;
+	path: string;
+	request: FastifyRequest;
+	reply: FastifyReply;
+}
+
+/** Sends the request on and answers the service's answer. */
+async function forward({ services, user, method, path, request, reply }: Forward) {
+	const store = services.store;
+	const key = apiKey(store);
+	if (!key) throw new ApiError(409, 'No API key is set for the AI service; set one with POST /proxyext/v1/ai-api-proxy/key.', 'proxyext_no_api_key');
+
+	let body = EDITABLE.includes(method) ? request.body : undefined;
+	const model = aiModel(store);
+	// The chosen model stands in for a request that names none.
+	if (model && CHAT_PATHS.has(path) && body && typeof body === 'object' && !Array.isArray(body) && !('model' in body)) body = { ...body, model };
+	const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: request.headers.accept ?? 'application/json' };
+	if (body !== undefined) headers['content-type'] = 'application/json';
+	const answer = await callUpstream(services, { method, path, query: queryOf(request), headers, body: body === undefined ? undefined : JSON.stringify(body) });
+	const chat = method === 'POST' && path === 'chat/completions';
+	const type = String(answer.headers['content-type'] ?? '');
+
+	if (answer.status < 300 && type.includes('text/event-stream')) {
+		// Relayed chunk by chunk; a failure half-way ends the stream with an `error` event.
+		async function* relay() {
+			let events = '';
+			try {
+				for await (const chunk of answer.body) {
+					if (chat) events += (chunk as Buffer).toString('utf8');
+					yield chunk as Buffer;
+				}
+			} catch (error) {
+				const { message } = failure(error);
+				yield Buffer.from(`event: error\ndata: ${JSON.stringify({ error: { message, code: 'proxyext_upstream_error' } })}\n\n`);
+				return;
+			}
+			if (chat) {
+				const { content, model: answered } = streamedReply(events);
+				remember(store, user.id, exchange(body, content, answered));
+			}
+		}
+		reply.code(answer.status).header('content-type', type).header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
+		return reply.send(Readable.from(relay()));
+	}
+
+	const text = redact(await answerText(answer), key);
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		parsed = undefined;
+	}
+	if (answer.status >= 500) {
+		const said = (parsed as { error?: { message?: unknown }; message?: unknown })?.error?.message ?? (parsed as { message?: unknown })?.message ?? text.slice(0, 500);
+		throw upstreamError(`The AI service failed (HTTP ${answer.status}): ${String(said) || 'no message'}`, { upstream_status: answer.status });
+	}
+	if (chat && answer.status < 300) {
+		const completion = parsed as { model?: string; choices?: Array<{ message?: { content?: unknown } }> } | undefined;
+		const content = completion?.choices?.[0]?.message?.content;
+		if (typeof content === 'string') remember(store, user.id, exchange(body, content, completion?.model ?? ''));
+	}
+	reply.code(answer.status);
+	if (parsed !== undefined) return parsed;
+	return reply.header('content-type', type || 'text/plain; charset=utf-8').send(text);
+}
+
+function lastReply(messages: ConversationMessage[]): number {
+	for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'assistant') return i;
+	return -1;
+}
+
+const noResponse = () => new ApiError(404, 'There is no response in this conversation yet.', 'proxyext_no_response');
+
+/**
+ * `response`: GET answers the last reply; POST/PUT/PATCH record one (a reply the caller got elsewhere,
+ * or an edit); DELETE forgets it.
+ */
+function responseRoute(method: Method): Route {
+	const summaries: Record<string, string> = {
+		GET: 'The last reply of your conversation through the proxy',
+		DELETE: 'Forget the last reply of your conversation',
+	};
+	return route({
+		method,
+		path: `${base}/response`,
+		auth: 'site',
+		summary: summaries[method] ?? 'Add a reply to your conversation (content, and optionally the model)',
+		body: EDITABLE.includes(method) ? z.object({ content: z.string().min(1).max(100_000), model: z.string().max(200).optional() }) : undefined,
+		handler: ({ services, siteUser, body }) => {
+			canUse(siteUser);
+			const store = services.store;
+			return store.tx(() => {
+				const messages = conversation(store, siteUser.id);
+				if (body) {
+					const added: ConversationMessage = { role: 'assistant', content: body.content, ...(body.model ? { model: body.model } : {}), date: new Date().toISOString() };
+					saveConversation(store, siteUser.id, [...messages, added]);
+					return added;
+				}
+				const at = lastReply(messages);
+				if (at < 0) throw noResponse();
+				if (method === 'GET') return messages[at];
+				saveConversation(store, siteUser.id, messages.filter((_, i) => i !== at));
+				return { deleted: true, previous: messages[at] };
+			});
+		},
+	});
+}
+
+/** `clear-conversation`, any method: forgets the conversation but its last `keep` messages; answers what it forgot. */
+const keep = wpInt(0, 200).optional();
+const clearRoute = (method: Method): Route =>
+	route({
+		method,
+		path: `${base}/clear-conversation`,
+		auth: 'site',
+		summary: 'Forget your conversation through the proxy (but its last `keep` messages); answers the messages forgotten',
+		query: phpQuery({ keep }),
+		body: EDITABLE.includes(method) ? z.object({ keep }) : undefined,
+		handler: ({ services, siteUser, query, body }) => {
+			canUse(siteUser);
+			const store = services.store;
+			const kept = (body as { keep?: number } | undefined)?.keep ?? query.keep ?? 0;
+			return store.tx(() => {
+				const messages = conversation(store, siteUser.id);
+				const cut = Math.max(0, messages.length - kept);
+				saveConversation(store, siteUser.id, messages.slice(cut));
+				return { deleted: cut, kept: messages.length - cut, previous: messages.slice(0, cut) };
+			});
+		},
+	});
+
+export const proxyRoutes: Route[] = [
+	route({
+		method: 'GET',
+		path: `${base}/models`,
+		auth: 'site',
+		summary: 'The models of the AI service',
+		handler: ({ services, siteUser, request, reply }) => {
+			canUse(siteUser);
+			return forward({ services, user: siteUser, method: 'GET', path: 'models', request, reply });
+		},
+	}),
+	...ALL_METHODS.map(responseRoute),
+	...ALL_METHODS.map(clearRoute),
+	...ALL_METHODS.map((method) =>
+		route({
+			method,
+			path: `${base}/{api_path}`,
+			auth: 'site',
+			summary: `Forward a ${method} request to the AI service at api_path; its answer comes back as is, streamed when it streams`,
+			params: z.object({ api_path: apiPath }),
+			patterns: { api_path: '.+' },
+			handler: ({ services, siteUser, params, request, reply }) => {
+				canUse(siteUser);
+				return forward({ services, user: siteUser, method, path: params.api_path as string, request, reply });
+			},
+		}),
+	),
+];

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { ApiError } from '../../http/errors';
+import { callRoute } from '../../http/dispatch';
+import { type Method, type Route, route } from '../../http/route';
+import type { Services } from '../../services';
+import type { Store } from '../../store';
+import { type SitePostType, type SiteTaxonomy, sitePostTypes, siteTaxonomies } from '../registry';
+import { postTypeRoutes } from './routes';
+import { termRoutes } from './terms';
+import { POST, POST_CAPS, type PostType, type Taxonomy } from './types';
+
+/**
+ * The `cms/v2` collections of the post types and taxonomies the engine adds. The route table is built
+ * once, so they are served by parametric routes (`/cms/v2/{base}`, `/cms/v2/{base}/{id}`; the router
+ * prefers the static `/cms/v2/posts`) that find the type in the registry at each request and run the
+ * route `postTypeRoutes` (or `termRoutes`) builds for it. The site index lists those concrete routes
+ * in their place (`expandEngineRoutes`).
+ */
+
+/** An engine taxonomy as the content routes see it. */
+export const taxonomyDef = (tax: SiteTaxonomy): Taxonomy => ({
+	name: tax.slug,
+	base: tax.rest_base,
+	hierarchical: tax.hierarchical,
+	noun: tax.singular_name.toLowerCase(),
+});
+
+/**
+ * An engine post type as the content routes see it: a custom post type of WordPress's defaults (the
+ * posts' capabilities, no formats, sticky or revisions, comments closed), with the engine taxonomies
+ * assigned to it.
+ */
+export function postTypeDef(type: SitePostType, taxonomies: SiteTaxonomy[]): PostType {
+	return {
+		type: type.slug,
+		base: type.rest_base,
+		caps: POST_CAPS,
+		hierarchical: type.hierarchical,
+		formats: false,
+		sticky: false,
+		taxonomies: taxonomies.filter((tax) => !tax.builtin && tax.object_types.includes(type.slug)).map(taxonomyDef),
+		trash: true,
+		revisions: false,
+		discussion: 'closed',
+		permalinkKey: 'p',
+		slugTypes: [type.slug],
+	};
+}
+
+/** Item routes take digits, as WordPress's `(?P<id>[\d]+)`. */
+const ID_PATTERN = { id: '[\\d]+' };
+
+/** Routes built per REST base, rebuilt when the type's definition changes (building converts schemas). */
+const built = new Map<string, { definition: string; routes: Route[] }>();
+
+function cached(base: string, definition: object, build: () => Route[]): Route[] {
+	const key = JSON.stringify(definition);
+	const known = built.get(base);
+	if (known?.definition === key) return known.routes;
+	const routes = build().map((r) => (r.path.includes('{id}') ? { ...r, patterns: { ...r.patterns, ...ID_PATTERN } } : r));
+	built.set(base, { definition: key, routes });
+	return routes;
+}
+
+/** The concrete routes of every added post type and taxonomy, in the registry's order. */
+function engineCollections(store: Store): Route[] {
+	const types = sitePostTypes(store);
+	const taxonomies = siteTaxonomies(store);
+	const out: Route[] = [];
+	for (const type of types.filter((t) => !t.builtin)) {
+		const def = postTypeDef(type, taxonomies);
+		out.push(...cached(def.base, def, () => postTypeRoutes(def)));
+	}
+	for (const tax of taxonomies.filter((t) => !t.builtin)) {
+		const def = taxonomyDef(tax);
+		const owner = types.find((t) => !t.builtin && tax.object_types.includes(t.slug));
+		const objectDef = owner ? postTypeDef(owner, taxonomies) : POST;
+		out.push(...cached(def.base, { def, objectDef }, () => termRoutes(def, objectDef)));
+	}
+	return out;
+}
+
+const noRoute = (method: string, path: string) => new ApiError(404, `no route matches ${method} ${path}`, 'rest_no_route');
+
+/** The parametric routes, so that the index can replace them. */
+const parametric = new WeakSet<Route>();
+
+function forward(method: Method, item: boolean): Route {
+	const path = item ? '/cms/v2/{base}/{id}' : '/cms/v2/{base}';
+	const r = route({
+		method,
+		path,
+		// The route it forwards to signs the caller in and checks its rights.
+		auth: 'none',
+		summary: `${method} on the ${item ? 'items' : 'collection'} of a post type or taxonomy the engine added (found by its REST base)`,
+		params: z.object({ base: z.string(), ...(item ? { id: z.string() } : {}) }),
+		patterns: { base: '[\\w-]+', ...(item ? ID_PATTERN : {}) },
+		handler: ({ services, params, request, reply }) => {
+			const concrete = `/cms/v2/${params.base}${item ? '/{id}' : ''}`;
+			const target = engineCollections(services.store).find((r) => r.method === method && r.path === concrete);
+			const shown = `/cms/v2/${params.base}${item ? `/${(params as { id?: string }).id}` : ''}`;
+			if (!target) throw noRoute(method, shown);
+			return callRoute(target, services as Services, request, reply, false);
+		},
+	});
+	parametric.add(r);
+	return r;
+}
+
+const ITEM_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export const engineTypeRoutes: Route[] = [forward('GET', false), forward('POST', false), ...ITEM_METHODS.map((m) => forward(m, true))];
+
+/** The table with the parametric routes replaced by the concrete routes of the engine's types (for the site index). */
+export function expandEngineRoutes(routes: Route[], store: Store): Route[] {
+	const first = routes.findIndex((r) => parametric.has(r));
+	if (first < 0) return routes;
+	const rest = routes.filter((r) => !parametric.has(r));
+	return [...rest.slice(0, first), ...engineCollections(store), ...rest.slice(first)];
+}

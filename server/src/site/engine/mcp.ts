@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { ApiError } from '../../http/errors';
+import { REST_PREFIX } from '../../http/dispatch';
+import { type Route, route } from '../../http/route';
+import type { Services } from '../../services';
+import { answer, allow } from './query-common';
+import { findTool, runTool, siteTools } from './mcp-tools';
+
+/**
+ * engine/v1: the engine's MCP tools, listed and run one by one over REST, and served over the Model
+ * Context Protocol (streamable HTTP transport of the official SDK) at `/engine/v1/mcp`.
+ */
+
+const V1 = '/engine/v1';
+const SERVER_INFO = { name: 'wdm-engine', title: 'WDM dynamic-content engine', version: '1.0.0' };
+
+/**
+ * The route table the tools run on. Read when a tool is listed or run: this module is part of the
+ * table (routes.ts imports it), so the table cannot be imported at load time.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: a load-time import would be circular
+const table = (): Route[] => (require('../../routes') as typeof import('../../routes')).routes;
+
+/** A route answer as MCP tool content: the JSON as text, and as structured content when it is an object. */
+function toolResult(data: unknown) {
+	const structured = data !== null && typeof data === 'object' && !Array.isArray(data);
+	return { content: [{ type: 'text' as const, text: JSON.stringify(data ?? null) }], ...(structured ? { structuredContent: data as Record<string, unknown> } : {}) };
+}
+
+/** An MCP server for one request: the site's tools, each run as the request's caller. */
+function mcpServer(services: Services, request: FastifyRequest): Server {
+	const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+	server.setRequestHandler(ListToolsRequestSchema, () => ({
+		tools: siteTools(services, table()).map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+	}));
+	server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+		const tool = siteTools(services, table()).find((candidate) => candidate.name === params.name);
+		if (!tool) throw new McpError(ErrorCode.InvalidParams, `No MCP tool is named "${params.name}".`);
+		try {
+			return toolResult((await runTool(services, request, tool, params.arguments ?? {})).data);
+		} catch (error) {
+			// A route's refusal is the tool's error result, with the route's WordPress error as its content.
+			if (!(error instanceof ApiError)) throw error;
+			return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ code: error.code, message: error.message, data: { status: error.status, ...error.data } }) }] };
+		}
+	});
+	return server;
+}
+
+/** Headers of the Fastify request as the Fetch API's. */
+function fetchHeaders(request: FastifyRequest): Headers {
+	const headers = new Headers();
+	for (const [name, value] of Object.entries(request.headers)) {
+		if (value === undefined) continue;
+		for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+	}
+	return headers;
+}
+
+/**
+ * Hands a POST to the SDK's transport, stateless (a server and transport per request, no session),
+ * answering JSON rather than an event stream. The transport's own refusals (a wrong Accept header, a
+ * message that is not JSON-RPC, two initializations in one batch) become errors in this namespace's
+ * shape, with the JSON-RPC code kept in `data`.
+ */
+async function handleMcp(services: Services, request: FastifyRequest, reply: FastifyReply) {
+	const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+	const server = mcpServer(services, request);
+	await server.connect(transport);
+	try {
+		const url = `${services.baseUrl}${REST_PREFIX}${V1}/mcp`;
+		const body = JSON.stringify(request.body ?? null);
+		const response = await transport.handleRequest(new Request(url, { method: 'POST', headers: fetchHeaders(request), body }), { parsedBody: request.body });
+		const text = await response.text();
+		if (response.status >= 400) {
+			let rpc: { error?: { code?: number; message?: string } } = {};
+			try {
+				rpc = JSON.parse(text);
+			} catch {
+				/* not JSON: the status says enough */
+			}
+			throw new ApiError(response.status, rpc.error?.message ?? `The MCP transport refused the request (HTTP ${response.status}).`, 'rest_mcp_invalid_request', {
+				jsonrpc_code: rpc.error?.code ?? null,
+			});
+		}
+		reply.code(response.status);
+		const type = response.headers.get('content-type');
+		if (type) reply.header('content-type', type);
+		return reply.send(text === '' ? undefined : text);
+	} finally {
+		await server.close();
+	}
+}
+
+/** A JSON-RPC message (or a batch of them): what an MCP client POSTs. The SDK checks the rest. */
+const rpcMessage = z.looseObject({
+	jsonrpc: z.literal('2.0'),
+	id: z.union([z.string(), z.int()]).optional(),
+	method: z.string().max(200).optional(),
+	params: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const mcpRoutes: Route[] = [
+	route({
+		method: 'GET',
+		path: `${V1}/mcp-tools`,
+		auth: 'site',
+		summary: 'List the MCP tools: name, description and the JSON Schema of their input',
+		handler: ({ services, siteUser }) => {
+			allow(siteUser, 'edit_posts');
+			return answer(siteTools(services, table()).map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: `${V1}/mcp-tools/run/{name}`,
+		auth: 'site',
+		summary: "Run an MCP tool with `input` (checked against its schema); the tool's route checks the caller's capabilities",
+		params: z.object({ name: z.string() }),
+		patterns: { name: '[a-zA-Z0-9/-]+' },
+		body: z.object({ input: z.record(z.string(), z.unknown()).prefault({}) }),
+		handler: async ({ services, siteUser, params, body, request }) => {
+			allow(siteUser, 'edit_posts');
+			const tool = findTool(services, table(), params.name);
+			const { data } = await runTool(services, request, tool, body.input);
+			return answer(data, { tool: tool.name });
+		},
+	}),
+
+	route({
+		method: 'GET',
+		path: `${V1}/mcp`,
+		auth: 'site',
+		summary: 'Describe the MCP endpoint (server, protocol versions, tools); an event stream is not offered (405): the endpoint is stateless',
+		handler: ({ services, siteUser, request, reply }) => {
+			allow(siteUser, 'edit_posts');
+			// The streamable HTTP transport's GET opens a server-to-client stream; a stateless server has
+			// nothing to send on it, and answers 405 as the protocol allows.
+			if (String(request.headers.accept ?? '').includes('text/event-stream')) {
+				reply.header('allow', 'POST');
+				throw new ApiError(405, 'This MCP endpoint is stateless and offers no event stream: send JSON-RPC messages with POST.', 'rest_mcp_no_stream');
+			}
+			return answer({
+				...SERVER_INFO,
+				endpoint: `${services.baseUrl}${REST_PREFIX}${V1}/mcp`,
+				transport: 'streamable-http',
+				stateless: true,
+				protocol_versions: SUPPORTED_PROTOCOL_VERSIONS,
+				tools: siteTools(services, table()).map((tool) => tool.name),
+			});
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: `${V1}/mcp`,
+		auth: 'site',
+		summary: 'The Model Context Protocol endpoint (streamable HTTP, stateless, JSON answers): initialize, tools/list, tools/call',
+		body: z.union([rpcMessage, z.array(rpcMessage).min(1).max(100)]),
+		handler: ({ services, siteUser, request, reply }) => {
+			allow(siteUser, 'edit_posts');
+			return handleMcp(services, request, reply);
+		},
+	}),
+];
