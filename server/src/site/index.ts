@@ -23,6 +23,12 @@ type JsonSchema = { properties?: Record<string, Record<string, unknown>>; requir
 /** Arguments per route: the table never changes, and converting the schemas is the slow part of the index. */
 const argsCache = new WeakMap<Route, Record<string, Record<string, unknown>>>();
 
+/** The fields of an object schema (or of the object a PHP-style query pipes into). */
+function shapeOf(schema: ZodType): Record<string, ZodType> | undefined {
+	const object = schema.def.type === 'pipe' ? (schema.def as unknown as { out: ZodType }).out : schema;
+	return (object as unknown as { shape?: Record<string, ZodType> }).shape;
+}
+
 /** A route's arguments as the index shows them: name -> {type, required, enum, default, ...}. */
 function args(r: Route): Record<string, Record<string, unknown>> {
 	const cached = argsCache.get(r);
@@ -31,9 +37,12 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 	for (const schema of [r.params, r.query, r.body] as (ZodType | undefined)[]) {
 		if (!schema) continue;
 		const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+		const shape = shapeOf(schema);
 		for (const [name, prop] of Object.entries(json.properties ?? {})) {
 			const { $schema, additionalProperties, ...rest } = prop;
-			out[name] = { ...rest, required: json.required?.includes(name) ?? false };
+			// Required is what validation refuses to miss (a field of any value may still be left out).
+			const field = shape?.[name];
+			out[name] = { ...rest, required: field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false) };
 		}
 	}
 	argsCache.set(r, out);
