@@ -246,6 +246,55 @@ test('Upload an image -> Create a post featuring it -> Update the post -> List i
 	expect(await stored.json()).toMatchObject({ featured_media: media.id, title: { raw: 'Launch day: we are live' } });
 }, 10 * 60_000);
 
+test('Install and activate a plugin -> set the AI key and model -> chat through the AI proxy -> read the last response', async () => {
+	const n8n = await n8nCli(path.join(dir, 'user-ai'), path.join(dir, 'custom'));
+	const site = { id: 'wdmE2eSiteCred02', name: 'WDM site' };
+	await n8n.importCredentials([
+		{ ...site, type: 'wdmSiteApi', data: { url: server.url, addressing: 'wpJson', username: 'admin', password: ADMIN_APP_PASSWORD } },
+	]);
+	const credentials = { wdmSiteApi: site };
+	const connect = (name: string, parameters: object) => node(name, 'CUSTOM.wdmBuilderConnect', { resource: 'plugin', ...parameters }, credentials);
+	const ai = (name: string, parameters: object) => node(name, 'CUSTOM.wdmAiProxy', { resource: 'ai', ...parameters }, credentials);
+	await n8n.importWorkflow({
+		id: 'wdmE2eWorkflow06',
+		name: 'WDM e2e plugins and AI',
+		active: false,
+		settings: {},
+		nodes: [
+			node('Manual Trigger', 'n8n-nodes-base.manualTrigger', {}),
+			connect('Install', { operation: 'installPlugin', plugin: 'site-mailer', installStatus: 'inactive' }),
+			connect('Activate', { operation: 'activatePlugin', pluginSlug: 'site-mailer' }),
+			ai('Set Key', { operation: 'setKey', apiKey: 'sk-e2e-secret-key' }),
+			ai('Set Model', { operation: 'setModel', aiModel: 'wdm-echo-mini' }),
+			ai('Chat', { operation: 'chat', chatMessages: { message: [{ role: 'user', content: 'Hello from n8n' }] } }),
+			ai('Last Response', { operation: 'getLastResponse' }),
+		],
+		connections: {
+			'Manual Trigger': link('Install'),
+			Install: link('Activate'),
+			Activate: link('Set Key'),
+			'Set Key': link('Set Model'),
+			'Set Model': link('Chat'),
+			Chat: link('Last Response'),
+		},
+	});
+	const run = await n8n.execute('wdmE2eWorkflow06');
+
+	expect(run.status).toBe('success');
+	expect(nodeOutput(run, 'Install')).toEqual([expect.objectContaining({ slug: 'site-mailer', status: 'inactive' })]);
+	expect(nodeOutput(run, 'Activate')).toEqual([expect.objectContaining({ slug: 'site-mailer', status: 'active' })]);
+	expect(JSON.stringify(nodeOutput(run, 'Set Key'))).not.toContain('sk-e2e-secret-key');
+	const [chat] = nodeOutput(run, 'Chat');
+	expect(chat).toMatchObject({ object: 'chat.completion', model: 'wdm-echo-mini' });
+	const reply = chat.choices[0].message.content;
+	expect(reply).toContain('Hello from n8n');
+	expect(nodeOutput(run, 'Last Response')).toEqual([expect.objectContaining({ role: 'assistant', content: reply })]);
+
+	// The site keeps what the workflow did: the plugin is active for builder-one/v1.
+	const plugins = await fetch(`${server.url}/wp-json/builder-one/v1/plugins?search=mailer`, { headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) } });
+	expect(await plugins.json()).toEqual([expect.objectContaining({ slug: 'site-mailer', status: 'active' })]);
+}, 10 * 60_000);
+
 test('Bulk send: 2,000 subscribers -> WDM Message Send Text, each with its own number, text and track id', async () => {
 	const { device, n8n, credentials } = await n8nWithDevice('bulk');
 	const count = 2000;

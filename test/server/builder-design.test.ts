@@ -401,7 +401,7 @@ describe('design-system stylesheet and cache', () => {
 });
 
 test('hostile input is never a 500 and keeps the WordPress error shape', async () => {
-	const values = [null, Number.MAX_VALUE, -1, '', 'x'.repeat(5000), [], {}, [null], { toString: 1 }, { length: { toString: 1 } }, { constructor: { a: 1 } }, true];
+	const values: unknown[] = [null, Number.MAX_VALUE, -1, '', 'x'.repeat(5000), [], {}, [null], { toString: 1 }, { length: { toString: 1 } }, { constructor: { a: 1 } }, true];
 	const routes: Array<[string, string, (v: unknown) => unknown]> = [
 		['POST', '/globals/colors/h1', (v) => ({ title: v, value: v })],
 		['POST', '/globals/typography/h1', (v) => ({ title: 'T', value: v })],

@@ -19,12 +19,15 @@ db.exec(`
 `);
 const store = new Store(db);
 
+/** A prepared statement, with the arguments it binds left open. */
+type Statement = { get: (...args: unknown[]) => unknown; all: (...args: unknown[]) => unknown[] };
+
 /** The plans of the SELECTs `run` executes, with the arguments it bound. */
 function plansOf(run: () => unknown): string[] {
 	const prepare = db.prepare;
 	const executed: { sql: string; args: unknown[] }[] = [];
 	db.prepare = ((sql: string) => {
-		const statement = prepare.call(db, sql);
+		const statement = prepare.call(db, sql) as Statement;
 		if (!/^\s*SELECT/i.test(sql)) return statement;
 		const record = (args: unknown[]) => executed.push({ sql, args });
 		return {
@@ -38,7 +41,7 @@ function plansOf(run: () => unknown): string[] {
 		db.prepare = prepare;
 	}
 	return executed.map(({ sql, args }) => {
-		const rows = prepare.call(db, `EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[];
+		const rows = (prepare.call(db, `EXPLAIN QUERY PLAN ${sql}`) as Statement).all(...args) as { detail: string }[];
 		return rows.map((row) => row.detail).join(' | ');
 	});
 }
