@@ -295,6 +295,54 @@ test('Install and activate a plugin -> set the AI key and model -> chat through 
 	expect(await plugins.json()).toEqual([expect.objectContaining({ slug: 'site-mailer', status: 'active' })]);
 }, 10 * 60_000);
 
+test('A global colour and a variable -> create a component -> publish it -> the design-system stylesheet has both', async () => {
+	const n8n = await n8nCli(path.join(dir, 'user-builder'), path.join(dir, 'custom'));
+	const site = { id: 'wdmE2eSiteCred03', name: 'WDM site' };
+	await n8n.importCredentials([
+		{ ...site, type: 'wdmSiteApi', data: { url: server.url, addressing: 'restRoute', username: 'admin', password: ADMIN_APP_PASSWORD } },
+	]);
+	const builder = (name: string, resource: string, parameters: object) =>
+		node(name, 'CUSTOM.wdmPageBuilder', { resource, ...parameters }, { wdmSiteApi: site });
+	const elements = JSON.stringify([{ id: 'e2e-card', elType: 'e-flexbox', elements: [], settings: {} }]);
+	await n8n.importWorkflow({
+		id: 'wdmE2eWorkflow07',
+		name: 'WDM e2e page builder',
+		active: false,
+		settings: {},
+		nodes: [
+			node('Manual Trigger', 'n8n-nodes-base.manualTrigger', {}),
+			builder('Colour', 'global', { operation: 'saveGlobalColor', globalId: 'brand', globalTitle: 'Brand', globalColorValue: '#123456' }),
+			builder('Variable', 'variable', { operation: 'createVariable', variableType: 'global-color-variable', variableLabel: 'brand-ink', variableValue: '#654321' }),
+			builder('Component', 'component', {
+				operation: 'createComponents',
+				componentStatus: 'draft',
+				componentItems: { component: [{ uid: 'e2e-card', title: 'Brand card', elements, settings: '{}' }] },
+			}),
+			builder('Publish', 'component', { operation: 'publishComponents', componentIds: '={{ Object.values($json).join(",") }}' }),
+			builder('Stylesheet', 'designSystem', { operation: 'getDesignStylesheet' }),
+		],
+		connections: {
+			'Manual Trigger': link('Colour'),
+			Colour: link('Variable'),
+			Variable: link('Component'),
+			Component: link('Publish'),
+			Publish: link('Stylesheet'),
+		},
+	});
+	const run = await n8n.execute('wdmE2eWorkflow07');
+
+	expect(run.status).toBe('success');
+	expect(nodeOutput(run, 'Colour')).toEqual([{ id: 'brand', title: 'Brand', value: '#123456' }]);
+	const [{ 'e2e-card': componentId }] = nodeOutput(run, 'Component');
+	expect(nodeOutput(run, 'Publish')).toEqual([{ success: [componentId], failed: [] }]);
+	const [{ css }] = nodeOutput(run, 'Stylesheet');
+	expect(css).toContain('--builder-global-color-brand: #123456;');
+	expect(css).toContain('--brand-ink: #654321;');
+
+	// The component is published content of the site.
+	expect(server.services.store.content.get(componentId)?.status).toBe('publish');
+}, 10 * 60_000);
+
 test('Bulk send: 2,000 subscribers -> WDM Message Send Text, each with its own number, text and track id', async () => {
 	const { device, n8n, credentials } = await n8nWithDevice('bulk');
 	const count = 2000;
