@@ -343,6 +343,86 @@ test('A global colour and a variable -> create a component -> publish it -> the 
 	expect(server.services.store.content.get(componentId)?.status).toBe('publish');
 }, 10 * 60_000);
 
+test('A post type with a meta box -> two items of it at cms/v2 -> a stored query run over them -> a header template assigned to the type', async () => {
+	const n8n = await n8nCli(path.join(dir, 'user-engine'), path.join(dir, 'custom'));
+	const site = { id: 'wdmE2eSiteCred04', name: 'WDM site' };
+	await n8n.importCredentials([
+		{ ...site, type: 'wdmSiteApi', data: { url: server.url, addressing: 'restRoute', username: 'admin', password: ADMIN_APP_PASSWORD } },
+	]);
+	const credentials = { wdmSiteApi: site };
+	// After the two items, each node runs once for the workflow, not once per item.
+	const once = (n: ReturnType<typeof node>) => ({ ...n, executeOnce: true });
+	const engine = (name: string, resource: string, parameters: object) => node(name, 'CUSTOM.wdmDynamicContent', { resource, ...parameters }, credentials);
+	const books = [
+		{ title: 'Dune', pages: 412 },
+		{ title: 'Emma', pages: 474 },
+	];
+	await n8n.importWorkflow({
+		id: 'wdmE2eWorkflow08',
+		name: 'WDM e2e engine',
+		active: false,
+		settings: {},
+		nodes: [
+			node('Manual Trigger', 'n8n-nodes-base.manualTrigger', {}),
+			engine('Post Type', 'postType', { operation: 'createPostType', postTypeName: 'Books', postTypeFields: { slug: 'book', restBase: 'books', singularLabel: 'Book' } }),
+			engine('Meta Box', 'metaBox', {
+				operation: 'createMetaBox',
+				metaBoxName: 'Details',
+				metaBoxFields: { allowedPostTypes: 'book' },
+				metaFields: { field: [{ name: 'pages', type: 'number', minValue: '1' }] },
+			}),
+			{ ...node('Books', 'n8n-nodes-base.code', { jsCode: `return ${JSON.stringify(books)}.map((json) => ({ json }));` }), typeVersion: 2 },
+			engine('Create Book', 'contentItem', {
+				operation: 'createContentItem',
+				restBase: 'books',
+				contentItemFields: { title: '={{ $json.title }}', status: 'publish', meta: '={{ JSON.stringify({ pages: $json.pages }) }}' },
+			}),
+			once(engine('Store Query', 'query', { operation: 'createQuery', queryName: 'Long books', queryType: 'posts', queryArgs: { postType: 'book', orderBy: 'title', order: 'ASC' }, queryAdditionalFields: { slug: 'long-books' } })),
+			once(engine('Run Query', 'query', { operation: 'runQuery', queryId: 'long-books' })),
+			once(node('Header', 'CUSTOM.wdmThemeCore', { resource: 'template', operation: 'createTemplate', templateName: 'Book header', templateType: 'themecore-header' }, credentials)),
+			once(
+				node(
+					'Assign Header',
+					'CUSTOM.wdmThemeCore',
+					{ resource: 'template', operation: 'updateTemplateConditions', templateId: '={{ $json.newTemplateId }}', conditions: { condition: [{ include: 'include', appliesTo: 'single', slug: 'book' }] } },
+					credentials,
+				),
+			),
+		],
+		connections: {
+			'Manual Trigger': link('Post Type'),
+			'Post Type': link('Meta Box'),
+			'Meta Box': link('Books'),
+			Books: link('Create Book'),
+			'Create Book': link('Store Query'),
+			'Store Query': link('Run Query'),
+			'Run Query': link('Header'),
+			Header: link('Assign Header'),
+		},
+	});
+	const run = await n8n.execute('wdmE2eWorkflow08');
+
+	expect(run.status).toBe('success');
+	expect(nodeOutput(run, 'Post Type')).toEqual([expect.objectContaining({ general_settings: expect.objectContaining({ slug: 'book' }) })]);
+	const created = nodeOutput(run, 'Create Book');
+	expect(created.map((b) => [b.type, b.title.raw, b.meta.pages])).toEqual([
+		['book', 'Dune', 412],
+		['book', 'Emma', 474],
+	]);
+	const rows = nodeOutput(run, 'Run Query');
+	expect(rows.map((r) => r.ID ?? r.id)).toEqual(created.map((b) => b.id));
+	const [assigned] = nodeOutput(run, 'Assign Header');
+	expect(JSON.stringify(assigned)).toContain('book');
+
+	// cms/v2 serves the type's items with their meta.
+	const stored = await fetch(`${server.url}/wp-json/cms/v2/books?context=edit&orderby=title&order=asc`, { headers: { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) } });
+	const items = (await stored.json()) as { title: { raw: string }; meta: { pages: number } }[];
+	expect(items.map((b) => [b.title.raw, b.meta.pages])).toEqual([
+		['Dune', 412],
+		['Emma', 474],
+	]);
+}, 10 * 60_000);
+
 test('Bulk send: 2,000 subscribers -> WDM Message Send Text, each with its own number, text and track id', async () => {
 	const { device, n8n, credentials } = await n8nWithDevice('bulk');
 	const count = 2000;
