@@ -163,3 +163,20 @@ describe('site navigation', () => {
 		expectWpError(await api.post('/site-navigation/add-new-post', {}), 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 	});
 });
+
+describe('post types added by the engine', () => {
+	test('appear in the /post lookup, and add-new-post creates a real draft of them served at cms/v2', async () => {
+		const engine = client(server.url, '/wp-json/engine/v2');
+		const added = await engine.post('/add-post-type', { general_settings: { name: 'Recipes', slug: 'recipe' }, advanced_settings: { rest_base: 'recipes' } }, as(u.admin));
+		expect(added.status).toBe(200);
+		const recipe = await cms.create('/recipes', u.admin, { title: 'Soup lookup', status: 'publish' });
+
+		const found = await api.get(`/post${qs({ term: 'Soup', 'included_types[]': 'recipe' })}`, as(u.editor));
+		expect(found.body).toEqual([{ id: recipe.id, label: 'Soup lookup', groupLabel: 'Recipes' }]);
+
+		const draft = await api.post('/site-navigation/add-new-post', { post_type: 'recipe' }, as(u.admin));
+		expect(draft.status).toBe(201);
+		expect(draft.headers.get('location')).toBe(`${server.url}/wp-json/cms/v2/recipes/${draft.body.id}`);
+		expect((await cms.get(`/recipes/${draft.body.id}`, u.admin, { context: 'edit' })).body).toMatchObject({ type: 'recipe', status: 'draft' });
+	});
+});
