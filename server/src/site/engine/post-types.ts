@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { notFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
@@ -19,7 +18,8 @@ import {
 	taken,
 	unknownItem,
 } from './common';
-import { type BuiltInDoc, engineDoc, engineDocs, ENGINE, KINDS, type MetaBoxDoc, type PostTypeDoc, type RelationDoc, type TaxonomyDoc } from './documents';
+import { builtInRoutes } from './built-ins';
+import { engineDoc, engineDocs, ENGINE, KINDS, type MetaBoxDoc, type PostTypeDoc, type RelationDoc, type TaxonomyDoc } from './documents';
 import { fieldList } from './fields';
 
 /**
@@ -125,30 +125,24 @@ function deleteItemsOf(store: Store, type: string) {
 
 const DELETE_ACTIONS = ['none', 'delete', 'move'] as const;
 
-/** The built-in post type a path names. */
-function builtIn(slug: string) {
-	const type = BUILTIN_POST_TYPES.find((t) => t.slug === slug);
-	if (!type) throw notFound('Built-in post type not found.', 'rest_engine_built_in_invalid');
-	return type;
-}
-
-const builtInBody = z.object({
-	labels: labelsSchema.optional(),
-	advanced_settings: z.object({ public: advancedSettings().shape.public }).optional(),
-	meta_fields: fieldList.optional(),
+/** WordPress's post, page and attachment as the engine shows them. */
+const builtIns = builtInRoutes({
+	noun: 'post type',
+	paths: { get: 'get-built-in-post-type', edit: 'edit-built-in-post-type', reset: 'reset-built-in-post-type' },
+	param: 'post_type',
+	kind: KINDS.builtInPostType,
+	exists: (slug) => BUILTIN_POST_TYPES.some((t) => t.slug === slug),
+	view: (store, slug, override) => {
+		const type = BUILTIN_POST_TYPES.find((t) => t.slug === slug)!;
+		const current = sitePostTypes(store).find((t) => t.slug === slug)!;
+		return {
+			general_settings: { name: current.name, slug },
+			labels: { ...override?.labels, name: current.name, singular_name: current.singular_name },
+			advanced_settings: { ...override?.advanced_settings, public: current.public, hierarchical: type.hierarchical, rest_base: type.rest_base },
+			meta_fields: override?.meta_fields ?? [],
+		};
+	},
 });
-
-function builtInView(store: Store, slug: string) {
-	const type = builtIn(slug);
-	const override = engineDoc<BuiltInDoc>(store, KINDS.builtInPostType, slug)?.data;
-	const current = sitePostTypes(store).find((t) => t.slug === slug)!;
-	return {
-		general_settings: { name: current.name, slug },
-		labels: { ...override?.labels, name: current.name, singular_name: current.singular_name },
-		advanced_settings: { ...override?.advanced_settings, public: current.public, hierarchical: type.hierarchical, rest_base: type.rest_base },
-		meta_fields: override?.meta_fields ?? [],
-	};
-}
 
 export const postTypeRoutes: Route[] = [
 	engineRoute({
@@ -247,44 +241,5 @@ export const postTypeRoutes: Route[] = [
 				return { success: true, item_id: Number(id), data: view(id, doc) };
 			}),
 	}),
-	engineRoute({
-		method: 'GET',
-		path: 'get-built-in-post-type/{post_type}',
-		summary: 'Get a built-in post type (post, page, attachment) as the engine shows it',
-		params: z.object({ post_type: z.string() }),
-		patterns: { post_type: KEY },
-		handler: ({ services: { store }, params }) => ({ success: true, data: builtInView(store, params.post_type) }),
-	}),
-	engineRoute({
-		method: 'POST',
-		path: 'edit-built-in-post-type/{post_type}',
-		summary: 'Relabel a built-in post type, show or hide it, give its items fields (its slug and REST base stay)',
-		params: z.object({ post_type: z.string() }),
-		patterns: { post_type: KEY },
-		body: builtInBody,
-		handler: ({ services: { store }, params, body }) =>
-			store.tx(() => {
-				builtIn(params.post_type);
-				const before = engineDoc<BuiltInDoc>(store, KINDS.builtInPostType, params.post_type)?.data ?? { labels: {}, advanced_settings: {}, meta_fields: [] };
-				const doc: BuiltInDoc = {
-					labels: merged(before.labels, body.labels),
-					advanced_settings: merged(before.advanced_settings, body.advanced_settings),
-					meta_fields: body.meta_fields ?? before.meta_fields,
-				};
-				store.objects.put(ENGINE, KINDS.builtInPostType, params.post_type, doc);
-				return { success: true, data: builtInView(store, params.post_type) };
-			}),
-	}),
-	engineRoute({
-		method: 'DELETE',
-		path: 'reset-built-in-post-type/{post_type}',
-		summary: "Reset a built-in post type to WordPress's own labels, without the engine's fields",
-		params: z.object({ post_type: z.string() }),
-		patterns: { post_type: KEY },
-		handler: ({ services: { store }, params }) => {
-			builtIn(params.post_type);
-			store.objects.delete(ENGINE, KINDS.builtInPostType, params.post_type);
-			return { success: true, data: builtInView(store, params.post_type) };
-		},
-	}),
+	...builtIns,
 ];

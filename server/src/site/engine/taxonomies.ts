@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { notFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { BUILTIN_TAXONOMIES, sitePostTypes, siteTaxonomies } from '../registry';
 import { advancedSettings, copySlug, DIGITS, engineRoute, KEY, labelsSchema, merged, nextId, restBaseFree, slugFromName, storedId, taken, unknownItem } from './common';
-import { type BuiltInDoc, engineDoc, engineDocs, ENGINE, KINDS, type MetaBoxDoc, type TaxonomyDoc } from './documents';
+import { engineDoc, engineDocs, ENGINE, KINDS, type MetaBoxDoc, type TaxonomyDoc } from './documents';
+import { builtInRoutes } from './built-ins';
 import { fieldList } from './fields';
 
 /**
@@ -99,29 +99,24 @@ function deleteTermsOf(store: Store, taxonomy: string) {
 
 const DELETE_ACTIONS = ['none', 'delete'] as const;
 
-function builtIn(slug: string) {
-	const tax = BUILTIN_TAXONOMIES.find((t) => t.slug === slug);
-	if (!tax) throw notFound('Built-in taxonomy not found.', 'rest_engine_built_in_invalid');
-	return tax;
-}
-
-const builtInBody = z.object({
-	labels: labelsSchema.optional(),
-	advanced_settings: z.object({ public: advancedSettings().shape.public }).optional(),
-	meta_fields: fieldList.optional(),
+/** WordPress's categories and tags as the engine shows them. */
+const builtIns = builtInRoutes({
+	noun: 'taxonomy',
+	paths: { get: 'get-built-in-tax', edit: 'edit-built-in-tax', reset: 'reset-built-in-tax' },
+	param: 'tax',
+	kind: KINDS.builtInTax,
+	exists: (slug) => BUILTIN_TAXONOMIES.some((t) => t.slug === slug),
+	view: (store, slug, override) => {
+		const tax = BUILTIN_TAXONOMIES.find((t) => t.slug === slug)!;
+		const current = siteTaxonomies(store).find((t) => t.slug === slug)!;
+		return {
+			general_settings: { name: current.name, slug, object_type: tax.object_types },
+			labels: { ...override?.labels, name: current.name, singular_name: current.singular_name },
+			advanced_settings: { ...override?.advanced_settings, public: current.public, hierarchical: tax.hierarchical, rest_base: tax.rest_base },
+			meta_fields: override?.meta_fields ?? [],
+		};
+	},
 });
-
-function builtInView(store: Store, slug: string) {
-	const tax = builtIn(slug);
-	const override = engineDoc<BuiltInDoc>(store, KINDS.builtInTax, slug)?.data;
-	const current = siteTaxonomies(store).find((t) => t.slug === slug)!;
-	return {
-		general_settings: { name: current.name, slug, object_type: tax.object_types },
-		labels: { ...override?.labels, name: current.name, singular_name: current.singular_name },
-		advanced_settings: { ...override?.advanced_settings, public: current.public, hierarchical: tax.hierarchical, rest_base: tax.rest_base },
-		meta_fields: override?.meta_fields ?? [],
-	};
-}
 
 export const taxonomyRoutes: Route[] = [
 	engineRoute({
@@ -209,44 +204,5 @@ export const taxonomyRoutes: Route[] = [
 				return { success: true, item_id: Number(id), data: view(id, doc) };
 			}),
 	}),
-	engineRoute({
-		method: 'GET',
-		path: 'get-built-in-tax/{tax}',
-		summary: 'Get a built-in taxonomy (category, post_tag) as the engine shows it',
-		params: z.object({ tax: z.string() }),
-		patterns: { tax: KEY },
-		handler: ({ services: { store }, params }) => ({ success: true, data: builtInView(store, params.tax) }),
-	}),
-	engineRoute({
-		method: 'POST',
-		path: 'edit-built-in-tax/{tax}',
-		summary: 'Relabel a built-in taxonomy, show or hide it, give it fields (its slug and REST base stay)',
-		params: z.object({ tax: z.string() }),
-		patterns: { tax: KEY },
-		body: builtInBody,
-		handler: ({ services: { store }, params, body }) =>
-			store.tx(() => {
-				builtIn(params.tax);
-				const before = engineDoc<BuiltInDoc>(store, KINDS.builtInTax, params.tax)?.data ?? { labels: {}, advanced_settings: {}, meta_fields: [] };
-				const doc: BuiltInDoc = {
-					labels: merged(before.labels, body.labels),
-					advanced_settings: merged(before.advanced_settings, body.advanced_settings),
-					meta_fields: body.meta_fields ?? before.meta_fields,
-				};
-				store.objects.put(ENGINE, KINDS.builtInTax, params.tax, doc);
-				return { success: true, data: builtInView(store, params.tax) };
-			}),
-	}),
-	engineRoute({
-		method: 'DELETE',
-		path: 'reset-built-in-tax/{tax}',
-		summary: "Reset a built-in taxonomy to WordPress's own labels, without the engine's fields",
-		params: z.object({ tax: z.string() }),
-		patterns: { tax: KEY },
-		handler: ({ services: { store }, params }) => {
-			builtIn(params.tax);
-			store.objects.delete(ENGINE, KINDS.builtInTax, params.tax);
-			return { success: true, data: builtInView(store, params.tax) };
-		},
-	}),
+	...builtIns,
 ];
