@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import type { ContentRow, UserRow } from '../../store/types';
 import { type ItemBody, wpInt } from '../content/params';
 import { inList } from '../content/query';
-import { POST_CAPS, type PostType } from '../content/types';
+import { customPostType } from '../content/types';
 import { contentEnv, writeItem } from '../content/write';
 import { BUILDER, formatGmt, invalidParam, requireCap } from './editor-common';
 
@@ -18,20 +18,7 @@ import { BUILDER, formatGmt, invalidParam, requireCap } from './editor-common';
  * `manage_options`, as the builder asks.
  */
 
-export const COMPONENT: PostType = {
-	type: 'builder_component',
-	base: 'builder-components',
-	caps: POST_CAPS,
-	hierarchical: false,
-	formats: false,
-	sticky: false,
-	taxonomies: [],
-	trash: true,
-	revisions: false,
-	discussion: 'closed',
-	permalinkKey: 'p',
-	slugTypes: ['builder_component'],
-};
+export const COMPONENT = customPostType('builder_component', 'builder-components');
 
 /** The builder refuses more components than this (its `MAX_COMPONENTS`). */
 export const MAX_COMPONENTS = 100;

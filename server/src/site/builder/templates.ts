@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { ContentRow } from '../../store/types';
-import { POST_CAPS, type PostType } from '../content/types';
+import { customPostType } from '../content/types';
 import { contentEnv, writeItem } from '../content/write';
 import { formatGmt, requireCap } from './editor-common';
 
@@ -13,20 +13,7 @@ import { formatGmt, requireCap } from './editor-common';
  * Saving one publishes it, so it takes the right to publish posts.
  */
 
-export const TEMPLATE: PostType = {
-	type: 'builder_library',
-	base: 'builder-library',
-	caps: POST_CAPS,
-	hierarchical: false,
-	formats: false,
-	sticky: false,
-	taxonomies: [],
-	trash: true,
-	revisions: false,
-	discussion: 'closed',
-	permalinkKey: 'p',
-	slugTypes: ['builder_library'],
-};
+export const TEMPLATE = customPostType('builder_library', 'builder-library');
 
 export const TEMPLATE_KINDS = ['page', 'section', 'container', 'e-div-block', 'e-flexbox'] as const;
 

@@ -7,7 +7,7 @@ import type { Store } from '../../store';
 import { type SitePostType, type SiteTaxonomy, sitePostTypes, siteTaxonomies } from '../registry';
 import { postTypeRoutes } from './routes';
 import { termRoutes } from './terms';
-import { POST, POST_CAPS, type PostType, type Taxonomy } from './types';
+import { customPostType, POST, type PostType, type Taxonomy } from './types';
 
 /**
  * The `cms/v2` collections of the post types and taxonomies the engine adds. The route table is built
@@ -31,20 +31,10 @@ export const taxonomyDef = (tax: SiteTaxonomy): Taxonomy => ({
  * assigned to it.
  */
 export function postTypeDef(type: SitePostType, taxonomies: SiteTaxonomy[]): PostType {
-	return {
-		type: type.slug,
-		base: type.rest_base,
-		caps: POST_CAPS,
+	return customPostType(type.slug, type.rest_base, {
 		hierarchical: type.hierarchical,
-		formats: false,
-		sticky: false,
 		taxonomies: taxonomies.filter((tax) => !tax.builtin && tax.object_types.includes(type.slug)).map(taxonomyDef),
-		trash: true,
-		revisions: false,
-		discussion: 'closed',
-		permalinkKey: 'p',
-		slugTypes: [type.slug],
-	};
+	});
 }
 
 /** Item routes take digits, as WordPress's `(?P<id>[\d]+)`. */

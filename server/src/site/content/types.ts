@@ -116,6 +116,26 @@ export const PAGE: PostType = {
 	slugTypes: ['page', 'attachment'],
 };
 
+/**
+ * A post type with WordPress's defaults for a registered type (`register_post_type`): the posts'
+ * capabilities, no formats, sticky or revisions, comments closed, plain permalinks `?p=`.
+ */
+export const customPostType = (type: string, base: string, more: Partial<PostType> = {}): PostType => ({
+	type,
+	base,
+	caps: POST_CAPS,
+	hierarchical: false,
+	formats: false,
+	sticky: false,
+	taxonomies: [],
+	trash: true,
+	revisions: false,
+	discussion: 'closed',
+	permalinkKey: 'p',
+	slugTypes: [type],
+	...more,
+});
+
 /** Statuses a client may write. */
 export const WRITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 
