@@ -6,34 +6,37 @@ import { builtInIssues, validationMessage } from './http/errors';
  * or as an environment variable (`WDM_PAIR_DELAY_MS=500`); flags win.
  */
 export const configSchema = z.object({
-	port: z.coerce.number().int().min(0).max(65535).default(8080),
-	host: z.string().default('127.0.0.1'),
+	port: z.coerce.number().int().min(0).max(65535).default(8080).describe('TCP port to listen on (0: any free port)'),
+	host: z.string().default('127.0.0.1').describe('address to listen on (0.0.0.0: every interface)'),
 	/**
 	 * Connections the kernel holds for the server to accept. A bulk send from n8n opens one per item at
 	 * once; past this queue a connection waits for the kernel's handshake retries (seconds). The kernel
 	 * caps it at net.core.somaxconn.
 	 */
-	listenBacklog: z.coerce.number().int().min(1).default(4096),
+	listenBacklog: z.coerce.number().int().min(1).default(4096).describe('connections the kernel queues for the server to accept (bursts from bulk sends)'),
 	/** Data directory, or `:memory:` for a store that lives as long as the process. */
-	data: z.string().default('./data'),
+	data: z.string().default('./data').describe('data directory (the store and token.key), or :memory: for a store that lives as long as the process'),
 	/** `auto`: a pairing completes by itself after `pairDelayMs`; `manual`: only through the sandbox. */
-	pairing: z.enum(['auto', 'manual']).default('auto'),
-	pairDelayMs: z.coerce.number().int().min(0).default(1000),
+	pairing: z.enum(['auto', 'manual']).default('auto').describe('auto: a pairing completes by itself after --pair-delay-ms; manual: only through the sandbox'),
+	pairDelayMs: z.coerce.number().int().min(0).default(1000).describe('time the simulated phone takes to scan a QR code (auto pairing)'),
 	/** How long a QR code stays valid before the next request issues a new one. */
-	qrTtlMs: z.coerce.number().int().min(1000).default(60000),
+	qrTtlMs: z.coerce.number().int().min(1000).default(60000).describe('how long a QR code stays valid before a new one is issued'),
 	/** Time the network takes to confirm delivery of an outbound message. */
-	receiptDelayMs: z.coerce.number().int().min(0).default(300),
+	receiptDelayMs: z.coerce.number().int().min(0).default(300).describe('time the network takes to confirm delivery of an outbound message'),
 	/** Largest request body accepted, in bytes (Base64 media needs room). */
-	bodyLimit: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
+	bodyLimit: z.coerce.number().int().min(1024).default(64 * 1024 * 1024).describe('largest request body accepted, in bytes'),
 	/** Media fetched from a URL: time limit and size limit. */
-	mediaTimeoutMs: z.coerce.number().int().min(100).default(15000),
-	mediaMaxBytes: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+	mediaTimeoutMs: z.coerce.number().int().min(100).default(15000).describe('time limit to fetch media given as a URL'),
+	mediaMaxBytes: z.coerce.number().int().min(1024).default(32 * 1024 * 1024).describe('size limit of media fetched from a URL, in bytes'),
 	/**
 	 * Let media downloads and webhooks reach this machine and private networks (loopback, 10/8, 192.168/16...),
 	 * e.g. an n8n on localhost. Off by default: otherwise any API user could make the server fetch internal URLs.
 	 * A flag or the environment gives `true`/`false` (or 1/0, yes/no); code may give the boolean itself.
 	 */
-	allowPrivateFetch: z.preprocess((v) => (typeof v === 'boolean' ? String(v) : v), z.stringbool({ error: 'must be true or false' })).default(false),
+	allowPrivateFetch: z
+		.preprocess((v) => (typeof v === 'boolean' ? String(v) : v), z.stringbool({ error: 'must be true or false' }))
+		.default(false)
+		.describe('let media downloads, webhooks and the AI proxy reach this machine and private networks (a switch)'),
 	/**
 	 * The OpenAI-compatible service the AI proxy (`proxyext/v1`) forwards to: its base URL (e.g.
 	 * `https://api.openai.com/v1`), or `builtin`, a deterministic simulated model served in-process.
@@ -41,25 +44,26 @@ export const configSchema = z.object({
 	aiUpstreamUrl: z
 		.string()
 		.refine((v) => v === 'builtin' || /^https?:\/\/[^/]/.test(v), { error: 'must be "builtin" or an http(s) URL' })
-		.default('builtin'),
+		.default('builtin')
+		.describe('base URL of the OpenAI-compatible service the AI proxy forwards to, or builtin (a simulated model, in-process)'),
 	/** Time limit of one forwarded AI request, streamed answers included. */
-	aiTimeoutMs: z.coerce.number().int().min(100).default(120000),
+	aiTimeoutMs: z.coerce.number().int().min(100).default(120000).describe('time limit of one request forwarded by the AI proxy, streamed answers included'),
 	/** Interval at which presence is re-sent while it lasts. */
-	presenceResendMs: z.coerce.number().int().min(10).default(10000),
+	presenceResendMs: z.coerce.number().int().min(10).default(10000).describe('interval at which presence is re-sent while it lasts'),
 	/** Webhook delivery: attempts before giving up, backoff base and cap, per-attempt timeout. */
-	webhookMaxAttempts: z.coerce.number().int().min(1).default(12),
-	webhookBackoffMs: z.coerce.number().int().min(1).default(2000),
-	webhookMaxBackoffMs: z.coerce.number().int().min(1).default(15 * 60 * 1000),
-	webhookTimeoutMs: z.coerce.number().int().min(100).default(10000),
+	webhookMaxAttempts: z.coerce.number().int().min(1).default(12).describe('webhook delivery attempts before an event is given up'),
+	webhookBackoffMs: z.coerce.number().int().min(1).default(2000).describe('first wait between webhook attempts (doubles each time, with jitter)'),
+	webhookMaxBackoffMs: z.coerce.number().int().min(1).default(15 * 60 * 1000).describe('longest wait between webhook attempts'),
+	webhookTimeoutMs: z.coerce.number().int().min(100).default(10000).describe('time limit of one webhook attempt'),
 	/** How long a shutdown waits for requests in flight; then their connections are cut (a client may never finish). */
-	shutdownGraceMs: z.coerce.number().int().min(0).default(10000),
+	shutdownGraceMs: z.coerce.number().int().min(0).default(10000).describe('how long SIGINT/SIGTERM wait for requests in flight before cutting their connections'),
 	/** API key of the bootstrap `admin` user on an empty store, instead of a random one. */
-	adminKey: z.string().min(16).optional(),
+	adminKey: z.string().min(16).optional().describe('API key of the bootstrap admin user on an empty store, instead of a random one (at least 16 characters)'),
 	/** Site application password of the bootstrap `admin` user on an empty store, instead of a random one. */
-	adminAppPassword: z.string().min(16).optional(),
+	adminAppPassword: z.string().min(16).optional().describe('site application password of the bootstrap admin user on an empty store, instead of a random one (at least 16 characters)'),
 	/** Address clients use to reach this server (for file URLs); defaults to the listening address. */
-	publicUrl: z.string().url().optional(),
-	logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'),
+	publicUrl: z.string().url().optional().describe('address clients use to reach this server (file URLs point there); default: the listening address'),
+	logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info').describe('log level'),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -67,6 +71,17 @@ export type ConfigInput = z.input<typeof configSchema>;
 
 export const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 export const envName = (key: string) => `WDM_${kebab(key).replace(/-/g, '_').toUpperCase()}`;
+
+/** One line per setting for `--help`: the flag, its meaning, its default and its environment variable. */
+export function settingsHelp(): string {
+	const defaults = configSchema.parse({}) as Record<string, unknown>;
+	return Object.entries(configSchema.shape)
+		.map(([key, schema]) => {
+			const fallback = defaults[key] === undefined ? '' : `default ${String(defaults[key])}; `;
+			return `  --${kebab(key)}\n      ${schema.description} (${fallback}${envName(key)})`;
+		})
+		.join('\n');
+}
 
 /** Reads the settings from flags and the environment; throws a message naming the bad setting. */
 export function loadConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Config {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { configSchema, envName, kebab, loadConfig, type Config } from './config';
+import { configSchema, envName, kebab, loadConfig, settingsHelp, type Config } from './config';
 import { startApp } from './app';
 import { Store } from './store';
 import type { AdminAccess } from './bootstrap';
@@ -15,10 +15,8 @@ Usage:
                                       and site application password (works while a server runs)
   wdm-server users password NAME      issue another site application password for a user
 
-Options (each also as an environment variable, e.g. --pair-delay-ms is WDM_PAIR_DELAY_MS):
-${Object.keys(configSchema.shape)
-	.map((k) => `  --${kebab(k)}`)
-	.join('\n')}
+Options (each also an environment variable; a flag wins over the variable):
+${settingsHelp()}
 `;
 
 function printAccess(url: string, config: Config, admin?: AdminAccess) {

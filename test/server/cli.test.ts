@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Store } from '../../server/src/store';
+import { configSchema, envName, kebab } from '../../server/src/config';
 import { client, eventually, tempDataDir as newDataDir } from '../helpers/server';
 
 /**
@@ -425,13 +426,18 @@ describe('bad settings', () => {
 		}
 	});
 
-	test('--help prints every setting and exits 0', async () => {
+	test('--help prints every setting with its meaning, default and environment variable, and exits 0', async () => {
 		const res = await run(['--help']);
 		expect(res.code).toBe(0);
 		expect(res.stdout).toContain('wdm-server users create NAME');
-		for (const flag of ['--port', '--data', '--pairing', '--pair-delay-ms', '--qr-ttl-ms', '--admin-key', '--body-limit']) {
-			expect(res.stdout).toContain(`  ${flag}\n`);
+		const defaults = configSchema.parse({}) as Record<string, unknown>;
+		for (const [key, schema] of Object.entries(configSchema.shape)) {
+			expect(schema.description).toBeTruthy();
+			const fallback = defaults[key] === undefined ? '' : `default ${String(defaults[key])}; `;
+			expect(res.stdout).toContain(`  --${kebab(key)}\n      ${schema.description} (${fallback}${envName(key)})\n`);
 		}
+		expect(res.stdout).toContain('(default 8080; WDM_PORT)');
+		expect(res.stdout).toMatch(/--admin-key\n.*at least 16 characters\) \(WDM_ADMIN_KEY\)/);
 	});
 });
 
