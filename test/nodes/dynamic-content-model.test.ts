@@ -1,23 +1,6 @@
-import type { INodeType } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
-import { WdmDynamicContent } from '../../nodes/WdmDynamicContent/WdmDynamicContent.node';
-import { contentItems } from '../../nodes/WdmDynamicContent/contentItems';
-import { items } from '../../nodes/WdmDynamicContent/items';
-import { mcpTools } from '../../nodes/WdmDynamicContent/mcpTools';
-import { metaBoxes } from '../../nodes/WdmDynamicContent/metaBoxes';
-import { optionsPages } from '../../nodes/WdmDynamicContent/optionsPages';
-import { postTypes } from '../../nodes/WdmDynamicContent/postTypes';
-import { queries } from '../../nodes/WdmDynamicContent/queries';
-import { relations } from '../../nodes/WdmDynamicContent/relations';
-import { search } from '../../nodes/WdmDynamicContent/search';
-import { taxonomies } from '../../nodes/WdmDynamicContent/taxonomies';
-import { resourceProperties } from '../../nodes/shared/resources';
-import { directResources } from '../../nodes/shared/direct';
-import { siteApi } from '../../nodes/shared/site';
 import { type CmsClient, type SiteUsers, startSite } from '../helpers/content';
-import { CREDENTIAL_TYPES, NODE_TYPES, runNode, siteCredential } from '../helpers/nodes';
-import { N8nTestHarness } from '../helpers/n8n';
-import { DirectoryLoader } from 'n8n-core';
+import { runNode, siteHarness } from '../helpers/nodes';
 
 /** WDM Dynamic Content, the engine's content model: post types and content items, in both addressing styles. */
 
@@ -31,27 +14,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const NODE = 'CUSTOM.wdmDynamicContent';
-/** The node file's list of resources. */
-const RESOURCES = [postTypes, taxonomies, metaBoxes, relations, optionsPages, items, queries, search, mcpTools];
-
-/**
- * The node with its Content Item resource: the node file lists its resources, and until it lists
- * `contentItems` the suite runs a copy that adds it (the same declarations, run by the same engine).
- */
-function nodeTypes(): Record<string, INodeType> {
-	const real = NODE_TYPES[NODE];
-	const operations = real.description.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options as { value: string }[]);
-	if (operations.some((o) => o.value === 'createContentItem')) return NODE_TYPES;
-	const node = new WdmDynamicContent();
-	const resources = [...RESOURCES, contentItems];
-	node.description = { ...node.description, properties: resourceProperties(resources) };
-	node.customOperations = directResources(resources, siteApi);
-	DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
-	return { ...NODE_TYPES, [NODE]: node };
-}
-
-const harness = (addressing: string) =>
-	new N8nTestHarness({ nodeTypes: nodeTypes(), credentialTypes: CREDENTIAL_TYPES, credentials: { wdmSiteApi: siteCredential(server.url, addressing) } });
+const harness = (addressing: string) => siteHarness(server.url, addressing);
 
 describe.each([
 	['index.php?rest_route=', 'restRoute'],
