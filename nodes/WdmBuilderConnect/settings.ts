@@ -2,11 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Resource } from '../shared/resources';
 import { siteRouting } from '../shared/site';
 
-const toggle = (displayName: string, name: string, description: string, value: boolean): INodeProperties => ({
+/** A setting that is off until set. */
+const toggle = (displayName: string, name: string, description: string): INodeProperties => ({
 	displayName,
 	name,
 	type: 'boolean',
-	default: value,
+	default: false,
 	description,
 	routing: { send: { type: 'body', property: name } },
 });
@@ -37,10 +38,17 @@ export const settings: Resource = {
 					placeholder: 'Add Setting',
 					default: {},
 					options: [
-						toggle('Auto Updates', 'auto_updates', 'Whether managed plugins may be upgraded automatically', false),
-						toggle('Beta Releases', 'beta_releases', 'Whether the site gets beta releases', false),
-						toggle('Share Usage Data', 'share_usage_data', 'Whether the site shares anonymous usage data with the builder cloud', false),
-						toggle('Top Bar Enabled', 'top_bar_enabled', 'Whether the top bar shows its notifications', true),
+						toggle('Auto Updates', 'auto_updates', 'Whether managed plugins may be upgraded automatically'),
+						toggle('Beta Releases', 'beta_releases', 'Whether the site gets beta releases'),
+						toggle('Share Usage Data', 'share_usage_data', 'Whether the site shares anonymous usage data with the builder cloud'),
+						{
+							displayName: 'Top Bar Enabled',
+							name: 'top_bar_enabled',
+							type: 'boolean',
+							default: true,
+							description: 'Whether the top bar shows its notifications',
+							routing: { send: { type: 'body', property: 'top_bar_enabled' } },
+						},
 					],
 				},
 			],
