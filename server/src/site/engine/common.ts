@@ -7,7 +7,7 @@ import { denied } from '../content/capabilities';
 import { wpBool } from '../content/params';
 import { siteTaxonomies, sitePostTypes } from '../registry';
 import { can } from '../roles';
-import { ENGINE } from './documents';
+import { ENGINE, engineDoc } from './documents';
 
 /** Shared by the engine's content-model routes (`engine/v2`). */
 
@@ -42,6 +42,13 @@ export const unknownItem = (what: string, code: string) => new ApiError(404, `${
 export function storedId(id: string, what: string, code: string): string {
 	if (!/^\d{1,15}$/.test(id)) throw unknownItem(what, code);
 	return String(Number(id));
+}
+
+/** The stored thing of a kind under `key`, or the kind's 404 (`what`, `code` as for `unknownItem`). */
+export function findDoc<T>(store: Store, kind: string, key: string, what: string, code: string) {
+	const doc = engineDoc<T>(store, kind, key);
+	if (!doc) throw unknownItem(what, code);
+	return doc;
 }
 
 /** A value already used by another thing (a slug, a REST base): 409. */

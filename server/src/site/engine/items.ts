@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
-import { engineRoute, KEY, nextId, storedId, unknownItem } from './common';
-import { engineDoc, engineDocs, ENGINE, KINDS } from './documents';
+import { engineRoute, findDoc, KEY, nextId, storedId } from './common';
+import { engineDocs, ENGINE, KINDS } from './documents';
 
 /**
  * `engine/v2` generic items: the engine's glossaries, named option lists (`{value, label}`) that
@@ -40,11 +40,7 @@ const idParams = z.object({ id: z.string() });
 const WHAT = 'Item';
 const CODE = 'item';
 
-function find(store: Store, key: string) {
-	const doc = engineDoc<ItemDoc>(store, KINDS.item, storedId(key, WHAT, CODE));
-	if (!doc) throw unknownItem(WHAT, CODE);
-	return doc;
-}
+const find = (store: Store, key: string) => findDoc<ItemDoc>(store, KINDS.item, storedId(key, WHAT, CODE), WHAT, CODE);
 
 export const itemRoutes: Route[] = [
 	engineRoute({

@@ -3,8 +3,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { sitePostTypes, siteTaxonomies } from '../registry';
-import { engineRoute, KEY, nextId, storedId, unknownItem } from './common';
-import { engineDoc, engineDocs, ENGINE, KINDS, type MetaBoxDoc } from './documents';
+import { engineRoute, findDoc, KEY, nextId, storedId } from './common';
+import { engineDocs, ENGINE, KINDS, type MetaBoxDoc } from './documents';
 import { fieldList } from './fields';
 
 /**
@@ -31,11 +31,7 @@ const idParams = z.object({ id: z.string() });
 const WHAT = 'Meta box';
 const CODE = 'meta_box';
 
-function find(store: Store, id: string) {
-	const doc = engineDoc<MetaBoxDoc>(store, KINDS.metaBox, storedId(id, WHAT, CODE));
-	if (!doc) throw unknownItem(WHAT, CODE);
-	return doc;
-}
+const find = (store: Store, id: string) => findDoc<MetaBoxDoc>(store, KINDS.metaBox, storedId(id, WHAT, CODE), WHAT, CODE);
 
 const view = (id: string, doc: MetaBoxDoc) => ({ id: Number(id), ...doc });
 

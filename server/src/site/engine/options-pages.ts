@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
-import { DIGITS, engineRoute, KEY, merged, nextId, slugFromName, storedId, taken, unknownItem } from './common';
+import { DIGITS, engineRoute, findDoc, KEY, merged, nextId, slugFromName, storedId, taken } from './common';
 import { engineDoc, engineDocs, ENGINE, KINDS, type OptionsPageDoc } from './documents';
 import { applyChanges, checkValues, type Field, fieldList, shownValues } from './fields';
 
@@ -25,11 +25,7 @@ const WHAT = 'Options page';
 const CODE = 'options_page';
 const DELETE_ACTIONS = ['none', 'delete'] as const;
 
-function find(store: Store, id: string) {
-	const doc = engineDoc<OptionsPageDoc>(store, KINDS.optionsPage, id);
-	if (!doc) throw unknownItem(WHAT, CODE);
-	return doc;
-}
+const find = (store: Store, id: string) => findDoc<OptionsPageDoc>(store, KINDS.optionsPage, id, WHAT, CODE);
 
 const storedValues = (store: Store, slug: string) => engineDoc<Record<string, unknown>>(store, KINDS.optionsValues, slug)?.data ?? {};
 

@@ -3,23 +3,9 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { BUILTIN_POST_TYPES, sitePostTypes } from '../registry';
-import {
-	advancedSettings,
-	copySlug,
-	DIGITS,
-	engineRoute,
-	KEY,
-	labelsSchema,
-	merged,
-	nextId,
-	restBaseFree,
-	slugFromName,
-	storedId,
-	taken,
-	unknownItem,
-} from './common';
+import { advancedSettings, copySlug, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, restBaseFree, slugFromName, storedId, taken } from './common';
 import { builtInRoutes } from './built-ins';
-import { engineDoc, engineDocs, ENGINE, KINDS, type MetaBoxDoc, type PostTypeDoc, type RelationDoc, type TaxonomyDoc } from './documents';
+import { engineDocs, ENGINE, KINDS, type MetaBoxDoc, type PostTypeDoc, type RelationDoc, type TaxonomyDoc } from './documents';
 import { fieldList } from './fields';
 
 /**
@@ -60,11 +46,7 @@ const idParams = z.object({ id: z.string() });
 const WHAT = 'Post type';
 const CODE = 'post_type';
 
-const find = (store: Store, id: string) => {
-	const doc = engineDoc<PostTypeDoc>(store, KINDS.postType, id);
-	if (!doc) throw unknownItem(WHAT, CODE);
-	return doc;
-};
+const find = (store: Store, id: string) => findDoc<PostTypeDoc>(store, KINDS.postType, id, WHAT, CODE);
 
 const view = (id: string, doc: PostTypeDoc) => ({ id: Number(id), ...doc });
 

@@ -4,8 +4,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { sitePostTypes } from '../registry';
-import { engineRoute, KEY, nextId, storedId, unknownItem } from './common';
-import { type Connection, engineDoc, engineDocs, ENGINE, KINDS, type RelationDoc, RELATION_TYPES } from './documents';
+import { engineRoute, findDoc, KEY, nextId, storedId } from './common';
+import { type Connection, engineDocs, ENGINE, KINDS, type RelationDoc, RELATION_TYPES } from './documents';
 
 /**
  * `engine/v2` relations between two post types (one-to-one, one-to-many, many-to-many) and the
@@ -40,11 +40,7 @@ const idParams = z.object({ id: z.string() });
 const WHAT = 'Relation';
 const CODE = 'relation';
 
-function find(store: Store, key: string) {
-	const doc = engineDoc<RelationDoc>(store, KINDS.relation, storedId(key, WHAT, CODE));
-	if (!doc) throw unknownItem(WHAT, CODE);
-	return doc;
-}
+const find = (store: Store, key: string) => findDoc<RelationDoc>(store, KINDS.relation, storedId(key, WHAT, CODE), WHAT, CODE);
 
 /** Whether a stored item of the given post type is there (deleted items leave their relations). */
 const itemOf = (store: Store, id: number, type: string) => store.content.get(id)?.type === type;

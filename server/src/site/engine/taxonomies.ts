@@ -3,8 +3,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { BUILTIN_TAXONOMIES, sitePostTypes, siteTaxonomies } from '../registry';
-import { advancedSettings, copySlug, DIGITS, engineRoute, KEY, labelsSchema, merged, nextId, restBaseFree, slugFromName, storedId, taken, unknownItem } from './common';
-import { engineDoc, engineDocs, ENGINE, KINDS, type MetaBoxDoc, type TaxonomyDoc } from './documents';
+import { advancedSettings, copySlug, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, restBaseFree, slugFromName, storedId, taken } from './common';
+import { engineDocs, ENGINE, KINDS, type MetaBoxDoc, type TaxonomyDoc } from './documents';
 import { builtInRoutes } from './built-ins';
 import { fieldList } from './fields';
 
@@ -43,11 +43,7 @@ const idParams = z.object({ id: z.string() });
 const WHAT = 'Taxonomy';
 const CODE = 'taxonomy';
 
-const find = (store: Store, id: string) => {
-	const doc = engineDoc<TaxonomyDoc>(store, KINDS.taxonomy, id);
-	if (!doc) throw unknownItem(WHAT, CODE);
-	return doc;
-};
+const find = (store: Store, id: string) => findDoc<TaxonomyDoc>(store, KINDS.taxonomy, id, WHAT, CODE);
 
 const view = (id: string, doc: TaxonomyDoc) => ({ id: Number(id), ...doc });
 
