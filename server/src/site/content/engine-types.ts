@@ -52,16 +52,17 @@ function cached(base: string, definition: object, build: () => Route[]): Route[]
 	return routes;
 }
 
-/** The concrete routes of every added post type and taxonomy, in the registry's order. */
-function engineCollections(store: Store): Route[] {
+/** The concrete routes of the added post types and taxonomies (those of one REST base when given), in the registry's order. */
+function engineCollections(store: Store, base?: string): Route[] {
 	const types = sitePostTypes(store);
 	const taxonomies = siteTaxonomies(store);
+	const wanted = (t: { builtin: boolean; rest_base: string }) => !t.builtin && (base === undefined || t.rest_base === base);
 	const out: Route[] = [];
-	for (const type of types.filter((t) => !t.builtin)) {
+	for (const type of types.filter(wanted)) {
 		const def = postTypeDef(type, taxonomies);
 		out.push(...cached(def.base, def, () => postTypeRoutes(def)));
 	}
-	for (const tax of taxonomies.filter((t) => !t.builtin)) {
+	for (const tax of taxonomies.filter(wanted)) {
 		const def = taxonomyDef(tax);
 		const owner = types.find((t) => !t.builtin && tax.object_types.includes(t.slug));
 		const objectDef = owner ? postTypeDef(owner, taxonomies) : POST;
@@ -87,7 +88,7 @@ function forward(method: Method, item: boolean): Route {
 		patterns: { base: '[\\w-]+', ...(item ? ID_PATTERN : {}) },
 		handler: ({ services, params, request, reply }) => {
 			const concrete = `/cms/v2/${params.base}${item ? '/{id}' : ''}`;
-			const target = engineCollections(services.store).find((r) => r.method === method && r.path === concrete);
+			const target = engineCollections(services.store, params.base).find((r) => r.method === method && r.path === concrete);
 			const shown = `/cms/v2/${params.base}${item ? `/${(params as { id?: string }).id}` : ''}`;
 			if (!target) throw noRoute(method, shown);
 			return callRoute(target, services as Services, request, reply, false);
