@@ -50,14 +50,17 @@ interface Connection {
  */
 export function directOperations(resource: string, operations: Operation[], connection: Connection) {
 	const resourceProperty: INodeProperties = { displayName: 'Resource', name: 'resource', type: 'hidden', noDataExpression: true, default: resource };
-	const runs: Record<string, Run> = Object.fromEntries(operations.filter(isDirect).map((operation) => [operation.value, runner(operation, connection)]));
-	return { resourceProperty, customOperations: { [resource]: runs } };
+	return { resourceProperty, customOperations: { [resource]: runsOf(operations, connection) } };
 }
 
 /** The `customOperations` of a node with a Resource selector (see resources.ts), for each resource. */
 export function directResources(resources: Resource[], connection: Connection) {
-	return Object.fromEntries(resources.map((resource) => [resource.value, directOperations(resource.value, resource.operations, connection).customOperations[resource.value]]));
+	return Object.fromEntries(resources.map((resource) => [resource.value, runsOf(resource.operations, connection)]));
 }
+
+/** A runner for each operation this module can run, by operation value. */
+const runsOf = (operations: Operation[], connection: Connection): Record<string, Run> =>
+	Object.fromEntries(operations.filter(isDirect).map((operation) => [operation.value, runner(operation, connection)]));
 
 /** Whether the operation uses only what this module runs (else it stays with n8n's declarative engine). */
 function isDirect(operation: Operation): boolean {
