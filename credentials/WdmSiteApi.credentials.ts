@@ -9,7 +9,7 @@ export class WdmSiteApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:wdm.svg', dark: 'file:wdm.dark.svg' };
 
-	documentationUrl = 'https://github.com/wdm/n8n-nodes-wdm#credentials';
+	documentationUrl = 'https://github.com/wdm/n8n-nodes-wdm/blob/main/docs/usage.md#wdm-site-api';
 
 	properties: INodeProperties[] = [
 		{
@@ -39,6 +39,17 @@ export class WdmSiteApi implements ICredentialType {
 			],
 			default: 'restRoute',
 			description: 'How REST routes are addressed on the site',
+		},
+		{
+			displayName: 'Content Namespace',
+			name: 'namespace',
+			type: 'options',
+			options: [
+				{ name: 'cms/v2 (WDM Site)', value: 'cms/v2', description: 'The WDM site and its reference server' },
+				{ name: 'wp/v2 (Stock WordPress)', value: 'wp/v2', description: "WordPress's own REST API; the reference server answers it too" },
+			],
+			default: 'cms/v2',
+			description: 'Namespace of the posts, pages, media, categories and tags routes that WDM Post, Page, Media and Site use',
 		},
 		{
 			displayName: 'User Name',

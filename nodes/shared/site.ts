@@ -35,6 +35,29 @@ export const siteBaseUrl = (credentials: IDataObject) =>
 /** How the site nodes' operations reach the site when they run directly (see direct.ts). */
 export const siteApi = { credential: 'wdmSiteApi', baseUrl: siteBaseUrl };
 
+/** The core-content namespace of a site: `cms/v2` on a WDM site, `wp/v2` on a stock WordPress. */
+export const CORE_NAMESPACE = 'cms/v2';
+
+/**
+ * A core-content route in the credential's namespace: `/cms/v2/posts/7` is `/wp/v2/posts/7` with a
+ * `wp/v2` credential. Other routes stay as they are. Operations write `/cms/v2/...`; this is the one
+ * place where that becomes the site's namespace (direct runs and n8n's engine both reach it through
+ * `toSiteNamespace`; pickers call it with their credentials).
+ */
+export function inSiteNamespace(route: string, credentials: IDataObject): string {
+	const namespace = typeof credentials.namespace === 'string' && credentials.namespace ? credentials.namespace : CORE_NAMESPACE;
+	return route.replace(/^\/cms\/v2(?=\/|$|\?)/, `/${namespace.replace(/^\/+|\/+$/g, '')}`);
+}
+
+/** preSend of every `/cms/v2/...` site request: moves its route to the credential's namespace. */
+export async function toSiteNamespace(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const credentials = await this.getCredentials('wdmSiteApi');
+	return { ...options, url: inSiteNamespace(options.url, credentials) };
+}
+
+/** The `send` of a site request to `path`: the namespace move for core-content routes, nothing for others. */
+const namespaceSend = (path: string) => (path.startsWith('/cms/v2/') || path === '/cms/v2' ? { send: { preSend: [toSiteNamespace] } } : {});
+
 /** Request defaults of every site node: the site in the credential's style, JSON both ways. */
 export const siteRequestDefaults = {
 	baseURL: SITE_BASE_URL,
@@ -92,7 +115,7 @@ export type SiteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Routing of a plain site operation: one request, WordPress errors raised, arrays split into items. */
 export function siteRouting(method: SiteMethod, path: string, fields?: Record<string, string>) {
-	return { request: { method, url: siteRoute(path, fields) }, output: { postReceive: [siteResponse] } };
+	return { request: { method, url: siteRoute(path, fields) }, ...namespaceSend(path), output: { postReceive: [siteResponse] } };
 }
 
 /**
@@ -125,7 +148,7 @@ function pageThroughSite(pageSize = 100) {
 export function siteListRouting(path: string, fields?: Record<string, string>) {
 	return {
 		request: { method: 'GET' as const, url: siteRoute(path, fields) },
-		send: { paginate: true },
+		send: { paginate: true, ...namespaceSend(path).send },
 		operations: { pagination: pageThroughSite() },
 	};
 }

@@ -13,11 +13,13 @@ import { menuRoutes } from './gateway/send-menus';
 import { paymentRoutes } from './gateway/send-payments';
 import { statusRoutes } from './gateway/send-status';
 import { sandboxRoutes } from './network/sandbox';
+import { dashboardRoutes } from './dashboard/routes';
 import { aiProxyRoutes } from './site/ai-proxy';
 import { batchRoutes } from './site/batch';
 import { builderRoutes } from './site/builder';
 import { builderOneRoutes } from './site/builder-one';
 import { contentRoutes } from './site/content';
+import { wpAliases } from './site/content/namespace';
 import { mediaRoutes } from './site/content/media';
 import { engineRoutes } from './site/engine';
 import { indexRoutes } from './site/index';
@@ -46,6 +48,7 @@ const table: Route[] = [
 	...groupRoutes,
 	...communityRoutes,
 	...sandboxRoutes,
+	...dashboardRoutes,
 	...oembedRoutes,
 	...contentRoutes,
 	...mediaRoutes,
@@ -54,8 +57,14 @@ const table: Route[] = [
 	...builderRoutes,
 	...builderOneRoutes,
 	...aiProxyRoutes,
+];
+
+const served: Route[] = [
+	...table,
+	// Stock WordPress's namespace: every `cms/v2` route answers at `wp/v2` too (site/content/namespace.ts).
+	...wpAliases(table),
 	// Its requests are matched against the whole table, known once it is built.
 	...batchRoutes(() => routes),
 ];
 
-export const routes: Route[] = [...indexRoutes(table), ...table];
+export const routes: Route[] = [...indexRoutes(served), ...served];

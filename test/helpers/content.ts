@@ -36,9 +36,9 @@ export function siteUsers(server: App): SiteUsers {
 	};
 }
 
-/** The `cms/v2` routes over real HTTP, as a given user: `cms.get('/posts', user, {query})`. */
-export function cmsClient(baseUrl: string) {
-	const api = client(baseUrl, '/wp-json/cms/v2');
+/** The `cms/v2` routes (or those of another namespace) over real HTTP, as a given user: `cms.get('/posts', user, {query})`. */
+export function cmsClient(baseUrl: string, namespace = 'cms/v2') {
+	const api = client(baseUrl, `/wp-json/${namespace}`);
 	const qs = (query?: Record<string, unknown> | string) => {
 		if (query === undefined) return '';
 		if (typeof query === 'string') return `?${query}`;

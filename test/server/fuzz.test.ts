@@ -247,7 +247,13 @@ function checkAnswer(route: Route, c: Case, res: { status: number; body: any }) 
 	if (res.status < 400) return;
 	const xml = route.path.startsWith('/oembed/') && (c.query as { format?: unknown } | undefined)?.format === 'xml';
 	if (xml && typeof res.body === 'string') expect(res.body).toMatch(/^<\?xml version="1.0"\?>\n<oembed><code>[^<]+<\/code><message>/);
-	else if (gateway) expect(res.body).toEqual({ success: false, message: expect.any(String) });
+	// The simulated model's OpenAI-compatible routes answer in OpenAI's shape (a missing key is the sandbox's 401).
+	else if (route.path.startsWith('/sandbox/v1/openai/') && res.body?.error) {
+		const { param, ...error } = res.body.error;
+		expect(res.body).toEqual({ error: res.body.error });
+		expect(error).toEqual({ message: expect.any(String), type: expect.any(String), code: expect.any(String) });
+		expect(param === null || typeof param === 'string').toBe(true);
+	} else if (gateway) expect(res.body).toEqual({ success: false, message: expect.any(String) });
 	else expect(res.body).toEqual({ code: expect.any(String), message: expect.any(String), data: expect.objectContaining({ status: res.status }) });
 }
 

@@ -45,6 +45,7 @@ const EXPECTED_NAMESPACES = [
 	'cms-abilities/v1',
 	'wdm/v1',
 	'sandbox/v1',
+	'wp/v2',
 ];
 
 describe('GET /', () => {

@@ -1,7 +1,7 @@
 /**
  * The namespaces the site index lists, in its order: the spec's list (the three core namespaces for
  * site health, block editor and abilities named in the spec's neutral style, after `cms/v2`), then
- * the gateway and its sandbox. Some have no routes yet; each still has its index (`GET /<namespace>`).
+ * the gateway and its sandbox, then `wp/v2`. Some have no routes yet; each still has its index (`GET /<namespace>`).
  */
 export const SITE_NAMESPACES = [
 	'oembed/1.0',
@@ -20,6 +20,8 @@ export const SITE_NAMESPACES = [
 	'cms-abilities/v1',
 	'wdm/v1',
 	'sandbox/v1',
+	// Stock WordPress's name for the core content: the `cms/v2` routes again (site/content/namespace.ts).
+	'wp/v2',
 ] as const;
 
 /** Routes of the REST server itself, in no namespace (as WordPress shows them): the index and batch. */

@@ -32,9 +32,24 @@ const json = (status: number, body: unknown): UpstreamAnswer => ({
 const error = (status: number, message: string, code: string, param: string | null = null) =>
 	json(status, { error: { message, type: status === 401 ? 'authentication_error' : 'invalid_request_error', param, code } });
 
+/** A message of a chat completion: `content` may be null (an assistant's tool calls) or text parts. */
 interface ChatMessage {
 	role: string;
-	content: string;
+	content: string | null | Array<{ type?: string; text?: string }>;
+	tool_calls?: ToolCall[];
+	tool_call_id?: string;
+}
+
+interface ToolCall {
+	id: string;
+	type: 'function';
+	function: { name: string; arguments: string };
+}
+
+/** A tool the caller offers: a function with a JSON Schema of its arguments. */
+interface Tool {
+	type: 'function';
+	function: { name: string; description?: string; parameters?: { properties?: Record<string, { type?: string; description?: string; enum?: unknown[] }>; required?: string[] } };
 }
 
 function parseBody(body: string | undefined): Record<string, unknown> | undefined {
@@ -46,15 +61,93 @@ function parseBody(body: string | undefined): Record<string, unknown> | undefine
 	}
 }
 
-const isMessage = (m: unknown): m is ChatMessage =>
-	!!m && typeof m === 'object' && typeof (m as ChatMessage).role === 'string' && typeof (m as ChatMessage).content === 'string';
+const isMessage = (m: unknown): m is ChatMessage => {
+	if (!m || typeof m !== 'object' || typeof (m as ChatMessage).role !== 'string') return false;
+	const { content } = m as ChatMessage;
+	return typeof content === 'string' || content === null || (Array.isArray(content) && content.every((part) => part && typeof part === 'object'));
+};
+
+const isTool = (t: unknown): t is Tool =>
+	!!t && typeof t === 'object' && (t as Tool).type === 'function' && typeof (t as Tool).function?.name === 'string' && (t as Tool).function.name !== '';
+
+/** The text of a message: its content, or its text parts joined. */
+const textOf = (m: ChatMessage) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join('') : '');
 
 /** The reply to a conversation: what the last user message says, echoed with what the model saw. */
 function reply(messages: ChatMessage[], model: string): string {
 	const last = [...messages].reverse().find((m) => m.role === 'user');
 	if (!last) return `(${model}) There is no user message to answer.`;
-	const words = tokens(last.content).filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
-	return `You said: "${last.content}" (${words} ${words === 1 ? 'word' : 'words'}, message ${messages.filter((m) => m.role === 'user').length} of this conversation).`;
+	const text = textOf(last);
+	const words = tokens(text).filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
+	return `You said: "${text}" (${words} ${words === 1 ? 'word' : 'words'}, message ${messages.filter((m) => m.role === 'user').length} of this conversation).`;
+}
+
+/*
+ * Tool calls, deterministic: when the last message is the user's and tools are offered, the tool whose
+ * name and description share the most words with the prompt is called (none shared, no call), its
+ * arguments read from the prompt by what each parameter is for: a phone number for a recipient, the
+ * quoted text for a message, `name: value` for anything else. Once the tool answered (the last
+ * message is the tool's), the model answers with what it said.
+ */
+
+/** Lowercase words of four letters or more, singular: `messages` and `message` are one word. */
+const keywords = (text: string) =>
+	new Set((text.toLowerCase().match(/\p{L}{4,}/gu) ?? []).map((word) => word.replace(/(?<=[^s])s$/, '')));
+
+/** The offered tool that fits the prompt best, if any fits. Ties go to the first offered. */
+function chooseTool(prompt: string, tools: Tool[]): Tool | undefined {
+	const asked = keywords(prompt);
+	let best: Tool | undefined;
+	let bestScore = 0;
+	for (const tool of tools) {
+		const offered = keywords(`${tool.function.name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')} ${tool.function.description ?? ''}`);
+		const score = [...offered].filter((word) => asked.has(word)).length;
+		if (score > bestScore) [best, bestScore] = [tool, score];
+	}
+	return best;
+}
+
+const PHONE = /\+?\d[\d\s().-]{6,}\d/;
+/** Quoted text, double quotes first (an apostrophe is no quote unless nothing else is quoted). */
+const QUOTES = [/"([^"]+)"/, /“([^”]+)”/, /'([^']+)'/];
+
+const kindOf = (about: string): 'phone' | 'text' | undefined => {
+	const lower = about.toLowerCase();
+	if (/phone|number|recipient|\bto\b|contact|jid/.test(lower)) return 'phone';
+	if (/text|message|body|content|caption/.test(lower)) return 'text';
+	return undefined;
+};
+
+/** An argument for a parameter, read from the prompt by what the parameter is for; undefined if the prompt does not say. */
+function argumentFor(name: string, schema: { type?: string; description?: string; enum?: unknown[] }, prompt: string): unknown {
+	const named = new RegExp(`\\b${name.replace(/[^\w]/g, '')}\\s*[:=]\\s*(?:"([^"]*)"|([^\\s,;]+))`, 'i').exec(prompt);
+	let value: string | undefined = named ? (named[1] ?? named[2]) : undefined;
+	// What the parameter is for: its name says it best, else its description.
+	const kind = kindOf(name) ?? kindOf(schema.description ?? '');
+	if (value === undefined && kind === 'phone') value = PHONE.exec(prompt)?.[0].replace(/[^\d+]/g, '');
+	if (value === undefined && kind === 'text') value = QUOTES.map((quotes) => quotes.exec(prompt)?.[1]).find((text) => text !== undefined);
+	if (value === undefined) return undefined;
+	if (schema.type === 'number' || schema.type === 'integer') return Number.isFinite(Number(value)) ? Number(value) : undefined;
+	if (schema.type === 'boolean') return value === 'true';
+	return value;
+}
+
+/** The call of `tool` the prompt asks for. */
+function toolCall(tool: Tool, prompt: string, id: string): ToolCall {
+	const properties = tool.function.parameters?.properties ?? {};
+	const args: Record<string, unknown> = {};
+	for (const [name, schema] of Object.entries(properties)) {
+		const value = argumentFor(name, schema ?? {}, prompt);
+		if (value !== undefined) args[name] = value;
+	}
+	return { id, type: 'function', function: { name: tool.function.name, arguments: JSON.stringify(args) } };
+}
+
+/** The answer after a tool ran: the tool's name and what it answered. */
+function afterTool(messages: ChatMessage[]): string {
+	const last = messages[messages.length - 1];
+	const call = messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.id === last.tool_call_id);
+	return `Done: ${call?.function.name ?? 'the tool'} answered ${textOf(last)}`;
 }
 
 function chat(body: Record<string, unknown>): UpstreamAnswer {
@@ -62,28 +155,47 @@ function chat(body: Record<string, unknown>): UpstreamAnswer {
 	if (!BUILTIN_MODELS.some((m) => m.id === model && m.kind === 'chat')) return error(404, `The model \`${model}\` does not exist or is not a chat model.`, 'model_not_found', 'model');
 	const messages = body.messages;
 	if (!Array.isArray(messages) || messages.length === 0) return error(400, "'messages' must be a non-empty array.", 'invalid_value', 'messages');
-	if (!messages.every(isMessage)) return error(400, "Each message must have a string 'role' and 'content'.", 'invalid_value', 'messages');
+	if (!messages.every(isMessage)) return error(400, "Each message must have a string 'role' and a 'content' (text, text parts or null).", 'invalid_value', 'messages');
+	const tools = body.tools === undefined ? [] : body.tools;
+	if (!Array.isArray(tools) || !tools.every(isTool)) return error(400, "'tools' must be an array of {type: 'function', function: {name, description, parameters}}.", 'invalid_value', 'tools');
 	const max = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? Math.floor(body.max_tokens) : Infinity;
+	const id = `chatcmpl-${crypto.createHash('sha256').update(JSON.stringify([model, messages])).digest('hex').slice(0, 24)}`;
+	const created = Math.floor(Date.now() / 1000);
+	const prompt = messages.reduce((sum, m) => sum + tokens(textOf(m) + (m.tool_calls ? JSON.stringify(m.tool_calls) : '')).length + 3, 3);
 
-	const words = reply(messages, model).split(/(?<= )/); // keeps each word's trailing space
+	const last = messages[messages.length - 1];
+	const tool = last.role === 'user' && body.tool_choice !== 'none' ? chooseTool(textOf(last), tools) : undefined;
+	if (tool) {
+		const call = toolCall(tool, textOf(last), `call_${id.slice('chatcmpl-'.length)}`);
+		const completion = tokens(call.function.name + call.function.arguments).length;
+		const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+		if (body.stream !== true) {
+			return json(200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }], usage });
+		}
+		return stream(id, created, model, [{ role: 'assistant', content: null, tool_calls: [{ index: 0, ...call }] }], 'tool_calls', body, usage);
+	}
+
+	const text = last.role === 'tool' ? afterTool(messages) : reply(messages, model);
+	const words = text.split(/(?<= )/); // keeps each word's trailing space
 	const kept = words.filter((_, i) => tokens(words.slice(0, i + 1).join('')).length <= max);
 	const content = kept.join('');
 	const finish = kept.length < words.length ? 'length' : 'stop';
-	const prompt = messages.reduce((sum, m) => sum + tokens(m.content).length + 3, 3);
 	const usage = { prompt_tokens: prompt, completion_tokens: tokens(content).length, total_tokens: prompt + tokens(content).length };
-	const id = `chatcmpl-${crypto.createHash('sha256').update(JSON.stringify([model, messages])).digest('hex').slice(0, 24)}`;
-	const created = Math.floor(Date.now() / 1000);
 
 	if (body.stream !== true) {
 		return json(200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }], usage });
 	}
-	// Server-sent events, one per word, as OpenAI streams them.
-	const chunk = (delta: object, finishReason: string | null, extra = {}) =>
-		`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`;
+	// One event per word, as OpenAI streams them.
+	return stream(id, created, model, [{ role: 'assistant', content: '' }, ...kept.map((word) => ({ content: word }))], finish, body, usage);
+}
+
+/** Server-sent events: one chunk per delta, the finish, the usage if asked for, then [DONE]. */
+function stream(id: string, created: number, model: string, deltas: object[], finish: string, body: Record<string, unknown>, usage: object): UpstreamAnswer {
+	const chunk = (delta: object, finishReason: string | null) =>
+		`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`;
 	const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
 	const events = [
-		chunk({ role: 'assistant', content: '' }, null),
-		...kept.map((word) => chunk({ content: word }, null)),
+		...deltas.map((delta) => chunk(delta, null)),
 		chunk({}, finish),
 		...(includeUsage ? [`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`] : []),
 		'data: [DONE]\n\n',

@@ -5,6 +5,7 @@ import { type Method, type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { Store } from '../../store';
 import { type SitePostType, type SiteTaxonomy, sitePostTypes, siteTaxonomies } from '../registry';
+import { contentNamespace, originalOf, wpTwin } from './namespace';
 import { postTypeRoutes } from './routes';
 import { termRoutes } from './terms';
 import { customPostType, POST, type PostType, type Taxonomy } from './types';
@@ -89,7 +90,7 @@ function forward(method: Method, item: boolean): Route {
 		handler: ({ services, params, request, reply }) => {
 			const concrete = `/cms/v2/${params.base}${item ? '/{id}' : ''}`;
 			const target = engineCollections(services.store, params.base).find((r) => r.method === method && r.path === concrete);
-			const shown = `/cms/v2/${params.base}${item ? `/${(params as { id?: string }).id}` : ''}`;
+			const shown = `/${contentNamespace(services)}/${params.base}${item ? `/${(params as { id?: string }).id}` : ''}`;
 			if (!target) throw noRoute(method, shown);
 			return callRoute(target, services as Services, request, reply, false);
 		},
@@ -102,10 +103,28 @@ const ITEM_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export const engineTypeRoutes: Route[] = [forward('GET', false), forward('POST', false), ...ITEM_METHODS.map((m) => forward(m, true))];
 
-/** The table with the parametric routes replaced by the concrete routes of the engine's types (for the site index). */
+/**
+ * The table with the parametric routes replaced by the concrete routes of the engine's types (for the
+ * site index); their `wp/v2` twins likewise by the twins of the concrete routes.
+ */
 export function expandEngineRoutes(routes: Route[], store: Store): Route[] {
-	const first = routes.findIndex((r) => parametric.has(r));
-	if (first < 0) return routes;
-	const rest = routes.filter((r) => !parametric.has(r));
-	return [...rest.slice(0, first), ...engineCollections(store), ...rest.slice(first)];
+	if (!routes.some((r) => parametric.has(r))) return routes;
+	const isTwin = (r: Route) => {
+		const original = originalOf(r);
+		return original !== undefined && parametric.has(original);
+	};
+	const concrete = engineCollections(store);
+	const out: Route[] = [];
+	let placed = false;
+	let twinsPlaced = false;
+	for (const r of routes) {
+		if (parametric.has(r)) {
+			if (!placed) out.push(...concrete);
+			placed = true;
+		} else if (isTwin(r)) {
+			if (!twinsPlaced) out.push(...concrete.map(wpTwin));
+			twinsPlaced = true;
+		} else out.push(r);
+	}
+	return out;
 }

@@ -10,7 +10,7 @@ import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } 
 import { pagingHeaders, pathId, searchTerms, Where } from './query';
 import { sanitizeTitle } from './render';
 import { CATEGORY, POST, type PostType, TAG, type Taxonomy } from './types';
-import { restBase } from './views';
+import { contentBase } from './views';
 import { contentEnv, invalidParam } from './write';
 
 /**
@@ -18,7 +18,7 @@ import { contentEnv, invalidParam } from './write';
  * beyond the spec's cut index, they make the term ids of posts something a client can create and read.
  */
 
-const termUrl = (services: Services, tax: Taxonomy, id: number) => `${restBase(services)}/cms/v2/${tax.base}/${id}`;
+const termUrl = (services: Services, tax: Taxonomy, id: number) => `${contentBase(services)}/${tax.base}/${id}`;
 
 /** Which contexts show each field, as WordPress's term schema says. */
 const FIELDS: Record<string, readonly Context[]> = {
@@ -40,7 +40,7 @@ function termQuery(tax: Taxonomy, row: TermRow): string {
 }
 
 function termView(services: Services, tax: Taxonomy, row: TermRow, count: number, context: Context, objectDef: PostType = POST) {
-	const rest = restBase(services);
+	const rest = contentBase(services);
 	const query = termQuery(tax, row);
 	const full: Record<string, unknown> = {
 		id: row.id,
@@ -56,9 +56,9 @@ function termView(services: Services, tax: Taxonomy, row: TermRow, count: number
 	const out = Object.fromEntries(Object.entries(full).filter(([key]) => FIELDS[key].includes(context)));
 	const links: Record<string, object[]> = {
 		self: [{ href: termUrl(services, tax, row.id) }],
-		collection: [{ href: `${rest}/cms/v2/${tax.base}` }],
+		collection: [{ href: `${rest}/${tax.base}` }],
 		...(tax.hierarchical && row.parent ? { up: [{ embeddable: true, href: termUrl(services, tax, row.parent) }] } : {}),
-		'wp:post_type': [{ href: `${rest}/cms/v2/${objectDef.base}?${tax.base}=${row.id}` }],
+		'wp:post_type': [{ href: `${rest}/${objectDef.base}?${tax.base}=${row.id}` }],
 		curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
 	};
 	return { ...out, _links: links };
@@ -137,7 +137,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 				const offset = q.offset !== undefined ? Math.abs(q.offset) : (q.page - 1) * q.per_page;
 				const { rows, total } = services.store.terms.find(where.sql(), order, q.per_page, offset);
 				const totalPages = Math.ceil(total / q.per_page);
-				pagingHeaders(reply, request, `${restBase(services)}${path}`, q.page, total, totalPages);
+				pagingHeaders(reply, request, `${contentBase(services)}/${tax.base}`, q.page, total, totalPages);
 				const counts = services.store.terms.counts(rows.map((r) => r.id));
 				return rows.map((row) => termView(services, tax, row, counts.get(row.id) ?? 0, q.context, objectDef));
 			},

@@ -7,6 +7,7 @@ import { canEdit } from './capabilities';
 import { formatGmt, formatLocal } from './dates';
 import { type Context, META_DEFAULTS } from './params';
 import { autop, blockVersion, renderExcerpt, sanitizeTitle } from './render';
+import { contentNamespace } from './namespace';
 import type { PostType } from './types';
 
 /** What a view needs besides the row: who asks, in which context, and the site's settings. */
@@ -31,8 +32,10 @@ export function viewEnv(services: Services, user: UserRow | null, def: PostType,
 
 /** `https://site/wp-json` */
 export const restBase = (services: Services) => `${services.baseUrl}/wp-json`;
-export const itemUrl = (services: Services, def: PostType, id: number) => `${restBase(services)}/cms/v2/${def.base}/${id}`;
-export const collectionUrl = (services: Services, def: PostType) => `${restBase(services)}/cms/v2/${def.base}`;
+/** `https://site/wp-json/cms/v2`, or `…/wp/v2` when the caller asked there (see namespace.ts). */
+export const contentBase = (services: Services) => `${restBase(services)}/${contentNamespace(services)}`;
+export const itemUrl = (services: Services, def: PostType, id: number) => `${contentBase(services)}/${def.base}/${id}`;
+export const collectionUrl = (services: Services, def: PostType) => `${contentBase(services)}/${def.base}`;
 
 /** Plain permalinks (`?p=1`, `?page_id=2`): the site has no rewrite rules. */
 export const permalink = (services: Services, def: PostType, id: number) => `${services.baseUrl}/?${def.permalinkKey}=${id}`;
@@ -146,7 +149,7 @@ const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }
 
 function links(env: ViewEnv, row: ContentRow) {
 	const { services, def } = env;
-	const rest = restBase(services);
+	const rest = contentBase(services);
 	const self = itemUrl(services, def, row.id);
 	const out: Record<string, object[]> = {
 		self: [{ href: self }],
@@ -158,10 +161,10 @@ function links(env: ViewEnv, row: ContentRow) {
 		if (revisions.length) out['predecessor-version'] = [{ id: revisions[0].id, href: `${self}/revisions/${revisions[0].id}` }];
 	}
 	if (def.hierarchical && row.parent) out.up = [{ embeddable: true, href: itemUrl(services, def, row.parent) }];
-	if (row.featured_media) out['wp:featuredmedia'] = [{ embeddable: true, href: `${rest}/cms/v2/media/${row.featured_media}` }];
-	out['wp:attachment'] = [{ href: `${rest}/cms/v2/media?parent=${row.id}` }];
+	if (row.featured_media) out['wp:featuredmedia'] = [{ embeddable: true, href: `${rest}/media/${row.featured_media}` }];
+	out['wp:attachment'] = [{ href: `${rest}/media?parent=${row.id}` }];
 	if (def.taxonomies.length) {
-		out['wp:term'] = def.taxonomies.map((tax) => ({ taxonomy: tax.name, embeddable: true, href: `${rest}/cms/v2/${tax.base}?post=${row.id}` }));
+		out['wp:term'] = def.taxonomies.map((tax) => ({ taxonomy: tax.name, embeddable: true, href: `${rest}/${tax.base}?post=${row.id}` }));
 	}
 	out.curies = CURIES;
 	return out;
