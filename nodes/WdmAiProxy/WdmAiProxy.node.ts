@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directResources } from '../shared/direct';
-import { resourceProperties } from '../shared/resources';
+import { resourceProperties, resourceSubtitle } from '../shared/resources';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { ai } from './ai';
 
@@ -13,7 +13,7 @@ export class WdmAiProxy implements INodeType {
 		icon: { light: 'file:wdmAiProxy.svg', dark: 'file:wdmAiProxy.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: resourceSubtitle(resources),
 		description: "Chat with an AI model through the WDM site's AI proxy: set the key and model, list models, send chats and manage the conversation",
 		defaults: { name: 'WDM AI Proxy' },
 		usableAsTool: true,

@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directResources } from '../shared/direct';
-import { resourceProperties } from '../shared/resources';
+import { resourceProperties, resourceSubtitle } from '../shared/resources';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { connection } from './connection';
 import { plugins } from './plugins';
@@ -17,7 +17,7 @@ export class WdmBuilderConnect implements INodeType {
 		icon: { light: 'file:wdmBuilderConnect.svg', dark: 'file:wdmBuilderConnect.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: resourceSubtitle(resources),
 		description: "Connect the WDM site to the builder cloud and manage its plugins, themes, top-bar notifications and settings",
 		defaults: { name: 'WDM Builder Connect' },
 		usableAsTool: true,

@@ -1,7 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { archive } from './archive';
 import { remove } from './delete';
 import { find } from './find';
@@ -19,7 +20,7 @@ export class WdmChat implements INodeType {
 		icon: { light: 'file:wdmChat.svg', dark: 'file:wdmChat.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Find, archive, pin, mute, mark read and delete the chats of a WDM gateway device',
 		defaults: { name: 'WDM Chat' },
 		usableAsTool: true,
@@ -31,4 +32,6 @@ export class WdmChat implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

@@ -1,7 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { create } from './create';
 import { editGroups } from './editGroups';
 
@@ -15,7 +16,7 @@ export class WdmCommunity implements INodeType {
 		icon: { light: 'file:wdmCommunity.svg', dark: 'file:wdmCommunity.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Create communities and link groups to them through a WDM gateway device',
 		defaults: { name: 'WDM Community' },
 		usableAsTool: true,
@@ -27,4 +28,6 @@ export class WdmCommunity implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

@@ -1,6 +1,7 @@
 import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
 import { listField } from '../shared/lists';
+import { picker } from '../shared/pickers';
 
 export const editGroups: Operation = {
 	name: 'Edit Groups',
@@ -9,16 +10,12 @@ export const editGroups: Operation = {
 	description: 'Add groups to a community or remove them (community admins only); one result per group',
 	routing: gatewayRouting('POST', '/community/editgroups'),
 	fields: [
-		{
-			displayName: 'Community JID',
+		picker('community', {
+			displayName: 'Community',
 			name: 'community',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 120363012345678901@g.us',
-			description: 'JID of the community (…@g.us)',
+			description: 'The community: pick it from the communities of the device, or give its JID (…@g.us)',
 			routing: { send: { type: 'body', property: 'community' } },
-		},
+		}),
 		{
 			displayName: 'Action',
 			name: 'groupAction',

@@ -1,7 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { checkNumbers, getChatDetails } from './chats';
 import { add, getMany, list, remove } from './contacts';
 
@@ -15,7 +16,7 @@ export class WdmContact implements INodeType {
 		icon: { light: 'file:wdmContact.svg', dark: 'file:wdmContact.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Manage the saved contacts of a WDM gateway device and check numbers on the network',
 		defaults: { name: 'WDM Contact' },
 		usableAsTool: true,
@@ -27,4 +28,6 @@ export class WdmContact implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

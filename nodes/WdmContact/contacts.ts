@@ -1,17 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { gatewayRouting, listOperationRouting, returnAllFields } from '../shared/gateway';
+import { picker } from '../shared/pickers';
 
-const phoneField: INodeProperties = {
-	displayName: 'Phone',
+// Add and Remove share it: typed by number first (a new contact is not in the list yet).
+const phoneField: INodeProperties = picker('contact', {
+	displayName: 'Contact',
 	name: 'phone',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 5511999990001',
-	description: 'International number (country code first) or user JID (…@s.whatsapp.net)',
+	mode: 'id',
+	description: 'The contact: a phone number in international format (country code first), a user JID (…@s.whatsapp.net), or one of the saved contacts picked from the list',
 	routing: { send: { type: 'body', property: 'phone' } },
-};
+});
 
 export const getMany: Operation = {
 	name: 'Get Many',

@@ -1,7 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, userApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { create, getMany, getQr, getStatus, logout, remove } from './devices';
 import { getWebhooks, setWebhook } from './webhooks';
 
@@ -15,7 +16,7 @@ export class WdmDevice implements INodeType {
 		icon: { light: 'file:wdmDevice.svg', dark: 'file:wdmDevice.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Create, pair and manage WDM gateway devices and their webhooks',
 		defaults: { name: 'WDM Device' },
 		usableAsTool: true,
@@ -27,4 +28,6 @@ export class WdmDevice implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

@@ -1,16 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { base64ToBinary, gatewayRouting, unwrapData } from '../shared/gateway';
+import { picker } from '../shared/pickers';
 
-export const deviceField: INodeProperties = {
-	displayName: 'Device Name',
+export const deviceField: INodeProperties = picker('device', {
+	displayName: 'Device',
 	name: 'device',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. shop',
-	description: 'Name of the device (instance)',
-};
+	description: 'The device (instance): pick it from your devices, or give its name',
+});
 
 /** `/devices/{name}...` for the device named in the node. */
 export const deviceUrl = (suffix = '') => `=/devices/{{encodeURIComponent($parameter.device)}}${suffix}`;

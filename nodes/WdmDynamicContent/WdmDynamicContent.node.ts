@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directResources } from '../shared/direct';
-import { resourceProperties } from '../shared/resources';
+import { pickerMethods } from '../shared/pickers';
+import { resourceProperties, resourceSubtitle } from '../shared/resources';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { postTypes } from './postTypes';
 import { taxonomies } from './taxonomies';
@@ -22,7 +23,7 @@ export class WdmDynamicContent implements INodeType {
 		icon: { light: 'file:wdmDynamicContent.svg', dark: 'file:wdmDynamicContent.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: resourceSubtitle(resources),
 		description: "Define post types, taxonomies, meta boxes, relations, options pages and queries of the WDM site's dynamic-content engine, search it, and run its MCP tools",
 		defaults: { name: 'WDM Dynamic Content' },
 		usableAsTool: true,
@@ -34,4 +35,6 @@ export class WdmDynamicContent implements INodeType {
 	};
 
 	customOperations = directResources(resources, siteApi);
+
+	methods = pickerMethods(this.description.properties);
 }

@@ -2,23 +2,24 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } fr
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
 import { siteListRouting, siteReturnAllFields, siteRouting } from '../shared/site';
-import { idField, jsonBody, parseJson, toBody } from './fields';
+import { picker } from '../shared/pickers';
+import { jsonBody, parseJson, toBody } from './fields';
 
 /**
  * The items of the post types the engine added (and the terms of its taxonomies), at
  * cms/v2/<REST base>: the posts' routes, for a collection chosen by its REST base.
  */
 
-const restBase: INodeProperties = {
+const restBase: INodeProperties = picker('collection', {
 	displayName: 'REST Base',
 	name: 'restBase',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. books',
-	description: "The collection under cms/v2: an added post type's or taxonomy's REST base",
-};
-const itemId = idField('Item', 'contentItemId', 'item (or term)');
+	description: "The collection under cms/v2: pick an added post type or taxonomy, or give its REST base",
+});
+const itemId = picker('contentItem', {
+	displayName: 'Item',
+	name: 'contentItemId',
+	description: 'The item (or term) of the collection: pick it from the list, or give its ID',
+});
 const collection = '/cms/v2/{base}';
 const item = '/cms/v2/{base}/{id}';
 const fields = { base: 'restBase', id: 'contentItemId' };

@@ -1,5 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { picker, type PickerKind } from '../shared/pickers';
 import { type SiteMethod, siteResponse, siteRoute } from '../shared/site';
 
 /** Fields and routing shared by the engine's content-model resources (post types, taxonomies, meta boxes, ...). */
@@ -65,16 +66,9 @@ export const toBody = (property: string) => ({ send: { type: 'body' as const, pr
 /** Routing that sends a field as the query parameter named. */
 export const toQuery = (property: string) => ({ send: { type: 'query' as const, property } });
 
-/** A required numeric ID of a stored thing: `Post Type ID` (name `postTypeId`). */
-export const idField = (label: string, name: string, noun: string): INodeProperties => ({
-	displayName: `${label} ID`,
-	name,
-	type: 'number',
-	required: true,
-	default: 0,
-	typeOptions: { minValue: 1 },
-	description: `ID of the ${noun}, as Get Many lists it`,
-});
+/** A stored thing of the model, picked from its list or given by ID: `Post Type` (name `postTypeId`). */
+export const modelPicker = (kind: PickerKind, label: string, name: string, noun: string): INodeProperties =>
+	picker(kind, { displayName: label, name, description: `The ${noun}: pick it from the list, or give its ID (Get Many lists them)` });
 
 // ---- meta fields, filled in row by row ----
 

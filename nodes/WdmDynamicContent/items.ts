@@ -1,11 +1,11 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
-import { engineRouting, idField, setBody, textSetting } from './fields';
+import { engineRouting, modelPicker, setBody, textSetting } from './fields';
 
 /** engine/v2 generic items: the engine's glossaries, named lists of options that fields and filters offer. */
 
-const itemId = idField('Item', 'itemId', 'item');
+const itemId = modelPicker('glossary', 'Item', 'itemId', 'item');
 const byId = { id: 'itemId' };
 
 /** Sends the Options rows as `fields` (none: the stored ones stay). */
@@ -42,7 +42,7 @@ const operations: Operation[] = [
 		action: 'Create an item',
 		description: 'Add a named list of options',
 		routing: engineRouting('POST', 'add-item'),
-		fields: [{ displayName: 'Name', name: 'itemName', type: 'string', required: true, default: '', placeholder: 'e.g. Sizes', routing: { send: { type: 'body', property: 'name' } } }, itemOptions],
+		fields: [{ displayName: 'Name', name: 'itemName', type: 'string', required: true, default: '', placeholder: 'e.g. Sizes', description: 'Name of the new glossary', routing: { send: { type: 'body', property: 'name' } } }, itemOptions],
 	},
 	{
 		name: 'Update',

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
-import { engineRouting, idField, metaFieldsField, slugListSetting, textSetting } from './fields';
+import { engineRouting, metaFieldsField, modelPicker, slugListSetting, textSetting } from './fields';
 
 /** engine/v2 meta boxes: fields that the posts of the attached post types carry in their meta. */
 
-const metaBoxId = idField('Meta Box', 'metaBoxId', 'meta box');
+const metaBoxId = modelPicker('metaBox', 'Meta Box', 'metaBoxId', 'meta box');
 const byId = { id: 'metaBoxId' };
 
 const settings = (withName: boolean): INodeProperties => ({
@@ -40,7 +40,7 @@ const operations: Operation[] = [
 		description: 'Add a meta box: fields the items of the attached post types carry in their meta',
 		routing: engineRouting('POST', 'add-meta-box'),
 		fields: [
-			{ displayName: 'Name', name: 'metaBoxName', type: 'string', required: true, default: '', placeholder: 'e.g. Review', routing: { send: { type: 'body', property: 'args.name' } } },
+			{ displayName: 'Name', name: 'metaBoxName', type: 'string', required: true, default: '', placeholder: 'e.g. Review', description: 'Title of the new meta box', routing: { send: { type: 'body', property: 'args.name' } } },
 			settings(false),
 			metaFieldsField,
 		],

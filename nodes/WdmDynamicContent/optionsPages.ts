@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
-import { engineRouting, idField, jsonBody, metaFieldsField, textSetting, toQuery } from './fields';
+import { engineRouting, jsonBody, metaFieldsField, modelPicker, textSetting, toQuery } from './fields';
 
 /** engine/v2 options pages: settings pages with fields, and the values stored for them. */
 
-const optionsPageId = idField('Options Page', 'optionsPageId', 'options page');
+const optionsPageId = modelPicker('optionsPage', 'Options Page', 'optionsPageId', 'options page');
 const byId = { id: 'optionsPageId' };
 
 const settings = (withName: boolean): INodeProperties => ({
@@ -39,7 +39,7 @@ const operations: Operation[] = [
 		description: 'Add a settings page with its fields and, optionally, their values',
 		routing: engineRouting('POST', 'add-options-page'),
 		fields: [
-			{ displayName: 'Name', name: 'optionsPageName', type: 'string', required: true, default: '', placeholder: 'e.g. Shop Settings', routing: { send: { type: 'body', property: 'general_settings.name' } } },
+			{ displayName: 'Name', name: 'optionsPageName', type: 'string', required: true, default: '', placeholder: 'e.g. Shop Settings', description: 'Title of the new options page', routing: { send: { type: 'body', property: 'general_settings.name' } } },
 			settings(false),
 			metaFieldsField,
 			values,

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
-import { booleanSetting, engineRouting, idField, metaFieldsField, publicSetting, textSetting, toQuery } from './fields';
+import { booleanSetting, engineRouting, metaFieldsField, modelPicker, publicSetting, textSetting, toQuery } from './fields';
 
 /** engine/v2 post types: added ones (a cms/v2 collection each) and the built-in post, page and media. */
 
-const postTypeId = idField('Post Type', 'postTypeId', 'post type');
+const postTypeId = modelPicker('enginePostType', 'Post Type', 'postTypeId', 'post type');
 const byId = { id: 'postTypeId' };
 
 const nameSetting: INodeProperties = { ...textSetting('Name', 'name', 'general_settings.name', 'Plural name shown in the admin', 'e.g. Books') };
@@ -48,7 +48,7 @@ const operations: Operation[] = [
 		description: 'Add a post type; its items are served at cms/v2/&lt;REST base&gt;',
 		routing: engineRouting('POST', 'add-post-type'),
 		fields: [
-			{ displayName: 'Name', name: 'postTypeName', type: 'string', required: true, default: '', placeholder: 'e.g. Books', routing: { send: { type: 'body', property: 'general_settings.name' } } },
+			{ displayName: 'Name', name: 'postTypeName', type: 'string', required: true, default: '', placeholder: 'e.g. Books', description: 'Plural name of the new post type', routing: { send: { type: 'body', property: 'general_settings.name' } } },
 			settings(false),
 			metaFieldsField,
 		],

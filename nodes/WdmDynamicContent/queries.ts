@@ -2,24 +2,21 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeEx
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
 import { siteRouting } from '../shared/site';
+import { picker } from '../shared/pickers';
 import { engineRouting, parseJson, setBody, toBody, toQuery } from './fields';
 
 /** Stored queries of the engine's query builder: write them, preview and convert definitions, run stored ones. */
 
-const QUERY_ID: INodeProperties = {
-	displayName: 'Query ID or Slug',
+const QUERY_ID: INodeProperties = picker('query', {
+	displayName: 'Query',
 	name: 'queryId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 3 or latest-news',
-	description: 'The stored query: its ID or its slug, as Get Many lists them',
-};
+	description: 'The stored query: pick it from the list, or give its ID or its slug (Get Many lists them)',
+});
 
 /** Sends Query ID or Slug as `query_id` of the query string or the body (the field is declared once, for the path too). */
 const sendQueryId = (where: 'qs' | 'body') =>
 	async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		const id = this.getNodeParameter('queryId', '') as string;
+		const id = String(this.getNodeParameter('queryId', ''));
 		if (where === 'qs') return { ...options, qs: { ...options.qs, query_id: id } };
 		return setBody(options, 'query_id', id);
 	};
@@ -238,6 +235,7 @@ const queryName: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. Latest news',
+	description: 'Name of the query, as lists of queries show it',
 	routing: toBody('name'),
 };
 

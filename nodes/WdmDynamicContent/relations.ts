@@ -1,11 +1,12 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
-import { engineRouting, idField, setBody, textSetting } from './fields';
+import { picker } from '../shared/pickers';
+import { engineRouting, modelPicker, setBody, textSetting } from './fields';
 
 /** engine/v2 relations between two post types, and the items they connect (parent -> child pairs). */
 
-const relationId = idField('Relation', 'relationId', 'relation');
+const relationId = modelPicker('relation', 'Relation', 'relationId', 'relation');
 const byId = { id: 'relationId' };
 
 const TYPES = [
@@ -59,9 +60,9 @@ const operations: Operation[] = [
 		description: 'Add a relation between two post types, with its first connections',
 		routing: engineRouting('POST', 'add-relation'),
 		fields: [
-			{ displayName: 'Name', name: 'relationName', type: 'string', required: true, default: '', placeholder: 'e.g. Author books', routing: { send: { type: 'body', property: 'name' } } },
-			{ displayName: 'Parent Post Type', name: 'parentObject', type: 'string', required: true, default: '', placeholder: 'e.g. author', description: 'Slug of the post type of the parents', routing: { send: { type: 'body', property: 'parent_object' } } },
-			{ displayName: 'Child Post Type', name: 'childObject', type: 'string', required: true, default: '', placeholder: 'e.g. book', description: 'Slug of the post type of the children', routing: { send: { type: 'body', property: 'child_object' } } },
+			{ displayName: 'Name', name: 'relationName', type: 'string', required: true, default: '', placeholder: 'e.g. Author books', description: 'Name of the new relation', routing: { send: { type: 'body', property: 'name' } } },
+			picker('postType', { displayName: 'Parent Post Type', name: 'parentObject', description: 'The post type of the parents: pick it, or give its slug', routing: { send: { type: 'body', property: 'parent_object' } } }),
+			picker('postType', { displayName: 'Child Post Type', name: 'childObject', description: 'The post type of the children: pick it, or give its slug', routing: { send: { type: 'body', property: 'child_object' } } }),
 			{ displayName: 'Type', name: 'relationType', type: 'options', options: TYPES, default: 'one_to_many', routing: { send: { type: 'body', property: 'type' } } },
 			connections,
 		],

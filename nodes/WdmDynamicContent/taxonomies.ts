@@ -1,11 +1,11 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
-import { booleanSetting, engineRouting, idField, metaFieldsField, publicSetting, textSetting, toQuery } from './fields';
+import { booleanSetting, engineRouting, metaFieldsField, modelPicker, publicSetting, textSetting, toQuery } from './fields';
 
 /** engine/v2 taxonomies: added ones (a cms/v2 term collection each) and the built-in categories and tags. */
 
-const taxonomyId = idField('Taxonomy', 'taxonomyId', 'taxonomy');
+const taxonomyId = modelPicker('engineTaxonomy', 'Taxonomy', 'taxonomyId', 'taxonomy');
 const byId = { id: 'taxonomyId' };
 
 /** Post type slugs typed as `book, film`, sent as a list. */
@@ -70,7 +70,7 @@ const operations: Operation[] = [
 		description: 'Add a taxonomy; its terms are served at cms/v2/&lt;REST base&gt;',
 		routing: engineRouting('POST', 'add-taxonomy'),
 		fields: [
-			{ displayName: 'Name', name: 'taxonomyName', type: 'string', required: true, default: '', placeholder: 'e.g. Genres', routing: { send: { type: 'body', property: 'general_settings.name' } } },
+			{ displayName: 'Name', name: 'taxonomyName', type: 'string', required: true, default: '', placeholder: 'e.g. Genres', description: 'Plural name of the new taxonomy', routing: { send: { type: 'body', property: 'general_settings.name' } } },
 			settings(false),
 			metaFieldsField,
 		],

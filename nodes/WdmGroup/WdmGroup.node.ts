@@ -1,7 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { create } from './create';
 import { updateImage } from './image';
 import { getInfo } from './info';
@@ -36,7 +37,7 @@ export class WdmGroup implements INodeType {
 		icon: { light: 'file:wdmGroup.svg', dark: 'file:wdmGroup.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Create, find and manage groups through a WDM gateway device',
 		defaults: { name: 'WDM Group' },
 		usableAsTool: true,
@@ -48,4 +49,6 @@ export class WdmGroup implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

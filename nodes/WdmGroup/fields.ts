@@ -1,18 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { listField } from '../shared/lists';
+import { picker } from '../shared/pickers';
 
 /** Fields that several group (and community) operations share. */
 
-export const groupJidField: INodeProperties = {
-	displayName: 'Group JID',
+export const groupJidField: INodeProperties = picker('group', {
+	displayName: 'Group',
 	name: 'groupjid',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 120363012345678901@g.us',
-	description: 'JID of the group (…@g.us)',
+	description: 'The group: pick it from the groups of the device, or give its JID (…@g.us)',
 	routing: { send: { type: 'body', property: 'groupjid' } },
-};
+});
 
 export const inviteCodeField: INodeProperties = {
 	displayName: 'Invite Code or Link',

@@ -1,7 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { edit } from './edit';
 import { getMany } from './getMany';
 import { addChatLabel, removeChatLabel, setChatLabels } from './setChatLabels';
@@ -16,7 +17,7 @@ export class WdmLabel implements INodeType {
 		icon: { light: 'file:wdmLabel.svg', dark: 'file:wdmLabel.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'List and edit the labels of a WDM gateway device and label its chats',
 		defaults: { name: 'WDM Label' },
 		usableAsTool: true,
@@ -28,4 +29,6 @@ export class WdmLabel implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

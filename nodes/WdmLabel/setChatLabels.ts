@@ -1,6 +1,7 @@
 import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
 import { chatField } from '../WdmChat/fields';
+import { pickerOptions } from '../shared/pickers';
 import { labelIdField } from './fields';
 
 /**
@@ -22,16 +23,13 @@ export const setChatLabels: Operation = {
 	routing: gatewayRouting('POST', '/chat/labels'),
 	fields: [
 		chatToLabel,
-		{
-			displayName: 'Label IDs',
+		pickerOptions('label', {
+			displayName: 'Label Names or IDs',
 			name: 'labelIds',
-			type: 'string',
-			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Label ID' },
-			default: [],
-			placeholder: 'e.g. 3',
-			description: 'IDs of the labels the chat gets (see Get Many); none removes every label',
+			description:
+				'The labels the chat gets; none removes every label. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			routing: { send: { type: 'body', property: 'labelids' } },
-		},
+		}),
 	],
 };
 

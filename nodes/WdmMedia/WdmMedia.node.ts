@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { deleteMedia } from './delete';
 import { download } from './download';
@@ -19,7 +20,7 @@ export class WdmMedia implements INodeType {
 		icon: { light: 'file:wdmMedia.svg', dark: 'file:wdmMedia.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Upload, list, update, download and delete the media files of the WDM site',
 		defaults: { name: 'WDM Media' },
 		usableAsTool: true,
@@ -31,4 +32,6 @@ export class WdmMedia implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { siteResponse, siteRoute } from '../shared/site';
+import { siteResponse, siteRoute, toSiteNamespace } from '../shared/site';
 import { ITEM_FIELDS, mediaIdField } from './fields';
 
 export const deleteMedia: Operation = {
@@ -10,6 +10,7 @@ export const deleteMedia: Operation = {
 	routing: {
 		// Without force the site refuses (501): it keeps no trash for media.
 		request: { method: 'DELETE', url: siteRoute('/cms/v2/media/{id}', ITEM_FIELDS), qs: { force: true } },
+		send: { preSend: [toSiteNamespace] },
 		output: { postReceive: [siteResponse] },
 	},
 	fields: [mediaIdField],

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { numericIdField, openClosed } from '../shared/content/fields';
+import { openClosed } from '../shared/content/fields';
+import { picker } from '../shared/pickers';
 
 /** The media item an operation works on; `{id}` of `/cms/v2/media/{id}`. */
-export const mediaIdField = numericIdField('Media', 'mediaId', 'media item');
+export const mediaIdField = picker('media', { displayName: 'Media', name: 'mediaId', description: 'The media item: pick it from the list, or give its ID or its URL' });
 
 /** `/cms/v2/media/{id}` with `{id}` from the Media ID field. */
 export const ITEM_FIELDS = { id: 'mediaId' };

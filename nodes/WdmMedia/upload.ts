@@ -1,7 +1,7 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { binaryInput } from '../shared/gateway';
-import { siteResponse } from '../shared/site';
+import { siteResponse, toSiteNamespace } from '../shared/site';
 import { mediaFields } from './fields';
 
 /** RFC 5987 leaves these unencoded, yet they may not appear in `filename*`. */
@@ -36,7 +36,7 @@ export const upload: Operation = {
 	description: 'Upload a file from a binary property to the media library',
 	routing: {
 		request: { method: 'POST', url: '/cms/v2/media' },
-		send: { preSend: [fileBody] },
+		send: { preSend: [toSiteNamespace, fileBody] },
 		output: { postReceive: [siteResponse] },
 	},
 	fields: [
@@ -46,7 +46,7 @@ export const upload: Operation = {
 			type: 'string',
 			required: true,
 			default: 'data',
-			hint: 'The name of the input binary field containing the file to upload',
+			description: 'Name of the binary property of the input item that holds the file to upload',
 		},
 		{
 			displayName: 'File Name',

@@ -1,7 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directOperations } from '../shared/direct';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { deleteMessage } from './delete';
 import { download } from './download';
 import { edit } from './edit';
@@ -32,7 +33,7 @@ export class WdmMessage implements INodeType {
 		icon: { light: 'file:wdmMessage.svg', dark: 'file:wdmMessage.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Send and find messages through a WDM gateway device',
 		defaults: { name: 'WDM Message' },
 		usableAsTool: true,
@@ -44,4 +45,6 @@ export class WdmMessage implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

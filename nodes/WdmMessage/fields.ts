@@ -1,21 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { pairsToObject } from '../shared/gateway';
+import { picker } from '../shared/pickers';
 
 /**
  * Fields that many message operations share. Each is declared once for every operation that shows it
  * (see `operationProperties`), so its description fits them all.
  */
 
-export const numberField: INodeProperties = {
-	displayName: 'Number',
+export const numberField: INodeProperties = picker('chat', {
+	displayName: 'Chat',
 	name: 'number',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 5511999990001',
-	description: 'The chat (for a send, the recipient): international number (country code first), a user JID (…@s.whatsapp.net) or a group JID (…@g.us)',
+	description:
+		'Who the message goes to (for other actions: the chat they apply to). Pick a chat from the list, or give a phone number in international format with the country code first and digits only (e.g. 5511999990001), a user JID (…@s.whatsapp.net) or a group JID (…@g.us).',
 	routing: { send: { type: 'body', property: 'number' } },
-};
+});
 
 
 /** The message an action applies to. */
@@ -136,7 +134,7 @@ const COMMON: Record<string, INodeProperties> = {
 				name: 'values',
 				values: [
 					{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'Marker name, without braces' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Text that replaces the marker' },
 				],
 			},
 		],

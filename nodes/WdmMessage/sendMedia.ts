@@ -65,6 +65,7 @@ export const sendMedia: Operation = {
 			type: 'options',
 			required: true,
 			default: 'image',
+			description: 'How the file is sent: its kind of media message',
 			options: [
 				{ name: 'Audio', value: 'audio' },
 				{ name: 'Audio (Own Recording)', value: 'myaudio' },

@@ -9,6 +9,7 @@ export const pixTypeField: INodeProperties = {
 	name: 'pixType',
 	type: 'options',
 	default: 'EVP',
+	description: 'Kind of the Pix key; the gateway checks the key against it',
 	options: [
 		{ name: 'CNPJ (Company ID)', value: 'CNPJ' },
 		{ name: 'CPF (Personal ID)', value: 'CPF' },
@@ -45,7 +46,7 @@ export const PAYMENT_COMMON = commonExcept('placeholders', 'forward');
 export const sendPixButton: Operation = {
 	name: 'Send Pix Button',
 	value: 'sendPixButton',
-	action: 'Send a pix key button',
+	action: 'Send a Pix key button',
 	description: 'Send a button that copies an instant-payment (Pix) key',
 	routing: gatewayRouting('POST', '/send/pix-button'),
 	fields: [

@@ -62,6 +62,7 @@ export const sendMediaStatus: Operation = {
 			type: 'options',
 			required: true,
 			default: 'image',
+			description: 'Kind of media the status shows',
 			options: [
 				{ name: 'Audio', value: 'audio' },
 				{ name: 'Audio (Own Recording)', value: 'myaudio' },

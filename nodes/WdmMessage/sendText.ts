@@ -26,6 +26,7 @@ export const sendText: Operation = {
 					name: 'linkPreviewTitle',
 					type: 'string',
 					default: '',
+					description: "Title of the link preview, instead of the linked page's own",
 					routing: { send: { type: 'body', property: 'linkPreviewTitle' } },
 				},
 				{
@@ -33,6 +34,7 @@ export const sendText: Operation = {
 					name: 'linkPreviewDescription',
 					type: 'string',
 					default: '',
+					description: "Description of the link preview, instead of the linked page's own",
 					routing: { send: { type: 'body', property: 'linkPreviewDescription' } },
 				},
 				{
@@ -40,6 +42,7 @@ export const sendText: Operation = {
 					name: 'linkPreviewImage',
 					type: 'string',
 					default: '',
+					description: "URL of the image of the link preview, instead of the linked page's own",
 					routing: { send: { type: 'body', property: 'linkPreviewImage' } },
 				},
 				{

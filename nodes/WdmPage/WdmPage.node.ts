@@ -1,7 +1,8 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { contentOperations, PAGE_TYPE } from '../shared/content';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 
 const operations = contentOperations(PAGE_TYPE);
@@ -14,7 +15,7 @@ export class WdmPage implements INodeType {
 		icon: { light: 'file:wdmPage.svg', dark: 'file:wdmPage.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Create, read, update and delete the pages of the WDM site, with their revisions and autosaves',
 		defaults: { name: 'WDM Page' },
 		usableAsTool: true,
@@ -26,4 +27,6 @@ export class WdmPage implements INodeType {
 	};
 
 	customOperations = direct.customOperations;
+
+	methods = pickerMethods(this.description.properties);
 }

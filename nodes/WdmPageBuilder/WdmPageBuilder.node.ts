@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directResources } from '../shared/direct';
-import { resourceProperties } from '../shared/resources';
+import { pickerMethods } from '../shared/pickers';
+import { resourceProperties, resourceSubtitle } from '../shared/resources';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { globals } from './globals';
 import { settings } from './settings';
@@ -31,7 +32,7 @@ export class WdmPageBuilder implements INodeType {
 		icon: { light: 'file:wdmPageBuilder.svg', dark: 'file:wdmPageBuilder.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: resourceSubtitle(resources),
 		description: "Manage the WDM site's page builder: globals, variables, classes, components, templates, onboarding and the generated stylesheet",
 		defaults: { name: 'WDM Page Builder' },
 		usableAsTool: true,
@@ -43,4 +44,6 @@ export class WdmPageBuilder implements INodeType {
 	};
 
 	customOperations = directResources(resources, siteApi);
+
+	methods = pickerMethods(this.description.properties);
 }

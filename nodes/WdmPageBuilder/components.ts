@@ -1,21 +1,18 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
+import { picker } from '../shared/pickers';
 import { siteRouting } from '../shared/site';
 import { idList, jsonValue, rowsOf, sendParameter, toBody, withPreSend } from './editorFields';
 
 const BASE = '/builder/v1/components';
 
 /** The component a lock, lock status or overridable-props operation is about (sent in the body or the query). */
-const componentIdField: INodeProperties = {
-	displayName: 'Component ID',
+const componentIdField: INodeProperties = picker('component', {
+	displayName: 'Component',
 	name: 'componentId',
-	type: 'number',
-	required: true,
-	default: 0,
-	typeOptions: { minValue: 1 },
-	description: 'ID of the component (see Get Many)',
-};
+	description: 'The component: pick it from the list, or give its ID (Get Many lists them)',
+});
 
 const componentIdsField: INodeProperties = {
 	displayName: 'Component IDs',
@@ -50,6 +47,7 @@ const componentItemsField: INodeProperties = {
 	placeholder: 'Add Component',
 	required: true,
 	default: {},
+	description: 'The components, one row each, with their elements as the builder JSON',
 	options: [
 		{
 			displayName: 'Component',
@@ -117,6 +115,7 @@ const componentTitlesField: INodeProperties = {
 	placeholder: 'Add Title',
 	required: true,
 	default: {},
+	description: 'The new title of each component',
 	options: [
 		{
 			displayName: 'Title',
@@ -140,7 +139,8 @@ const componentTitlesField: INodeProperties = {
 	},
 };
 
-const sendComponentId = (where: 'body' | 'query') => sendParameter('componentId', where, 'componentId');
+// The builder takes the ID as a number; a picker gives it as text.
+const sendComponentId = (where: 'body' | 'query') => sendParameter('componentId', where, 'componentId', (id) => Number(id));
 const sendIds = (key: string) => sendParameter('componentIds', 'body', key, idList);
 
 const operations: Operation[] = [

@@ -19,6 +19,7 @@ const operations: Operation[] = [
 				required: true,
 				default: '',
 				placeholder: 'e.g. The new panel is great',
+				description: 'The feedback text',
 				routing: toBody('message'),
 			},
 			{

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
 import { remove } from './delete';
 import { get } from './get';
 import { set } from './set';
@@ -16,7 +16,7 @@ export class WdmProxy implements INodeType {
 		icon: { light: 'file:wdmProxy.svg', dark: 'file:wdmProxy.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Read, set or remove the proxy a WDM gateway device connects through',
 		defaults: { name: 'WDM Proxy' },
 		usableAsTool: true,

@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directOperations } from '../shared/direct';
-import { operationProperties } from '../shared/operations';
+import { operationProperties, operationSubtitle } from '../shared/operations';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { batch } from './batch';
 import { getIndex, getNamespaceIndex } from './index';
@@ -16,7 +16,7 @@ export class WdmSite implements INodeType {
 		icon: { light: 'file:wdmSite.svg', dark: 'file:wdmSite.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(operations),
 		description: 'Read the index of the WDM site, run batches of content requests and get oEmbed data',
 		defaults: { name: 'WDM Site' },
 		usableAsTool: true,

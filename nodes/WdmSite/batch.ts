@@ -8,7 +8,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { siteResponse } from '../shared/site';
+import { inSiteNamespace, siteResponse } from '../shared/site';
 
 interface BatchRequest {
 	method: string;
@@ -44,8 +44,11 @@ function batchRequests(this: IExecuteSingleFunctions): BatchRequest[] {
 	});
 }
 
+/** The requests in the body, `/cms/v2/...` paths in the credential's content namespace. */
 async function sendRequests(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	options.body = { ...(options.body as IDataObject), requests: batchRequests.call(this) };
+	const credentials = await this.getCredentials('wdmSiteApi');
+	const requests = batchRequests.call(this).map((request) => ({ ...request, path: typeof request.path === 'string' ? inSiteNamespace(request.path, credentials) : request.path }));
+	options.body = { ...(options.body as IDataObject), requests };
 	return options;
 }
 

@@ -1,12 +1,12 @@
 import type { IExecuteSingleFunctions, INodeExecutionData } from 'n8n-workflow';
 import { contextField } from '../shared/content/fields';
-import type { Operation } from '../shared/operations';
-import { siteResponse, siteRouting } from '../shared/site';
+import { without, type Operation } from '../shared/operations';
+import { siteResponse, siteRouting, toSiteNamespace } from '../shared/site';
 
 /** Keeps the site fields and namespaces of the index; the routes map is large and rarely wanted in a workflow. */
 async function withoutRoutes(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	if (!this.getNodeParameter('simplify', true)) return items;
-	return items.map(({ json: { routes: _routes, ...rest }, ...item }) => ({ ...item, json: rest }));
+	return items.map((item) => ({ ...item, json: without(item.json, 'routes') }));
 }
 
 export const getIndex: Operation = {
@@ -35,7 +35,8 @@ export const getNamespaceIndex: Operation = {
 	value: 'getNamespaceIndex',
 	action: 'Get the index of a namespace',
 	description: 'Get the routes of one namespace with their methods and arguments',
-	routing: { request: { method: 'GET', url: namespaceUrl }, output: { postReceive: [siteResponse] } },
+	// `cms/v2` names the core content: with a `wp/v2` credential, its index is `wp/v2`'s.
+	routing: { request: { method: 'GET', url: namespaceUrl }, send: { preSend: [toSiteNamespace] }, output: { postReceive: [siteResponse] } },
 	fields: [
 		{
 			displayName: 'Namespace',

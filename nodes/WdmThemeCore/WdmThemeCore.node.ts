@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directResources } from '../shared/direct';
-import { resourceProperties } from '../shared/resources';
+import { pickerMethods } from '../shared/pickers';
+import { resourceProperties, resourceSubtitle } from '../shared/resources';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { templates } from './templates';
 import { pageTemplates } from './pageTemplates';
@@ -16,7 +17,7 @@ export class WdmThemeCore implements INodeType {
 		icon: { light: 'file:wdmThemeCore.svg', dark: 'file:wdmThemeCore.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: resourceSubtitle(resources),
 		description: "Build the WDM site's header, footer, single and archive templates, say where each applies, and read the site state they use",
 		defaults: { name: 'WDM Theme Core' },
 		usableAsTool: true,
@@ -28,4 +29,6 @@ export class WdmThemeCore implements INodeType {
 	};
 
 	customOperations = directResources(resources, siteApi);
+
+	methods = pickerMethods(this.description.properties);
 }

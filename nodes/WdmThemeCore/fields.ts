@@ -8,6 +8,7 @@ import type {
 	INodeProperties,
 	INodePropertyCollection,
 } from 'n8n-workflow';
+import { picker } from '../shared/pickers';
 import { siteResponse } from '../shared/site';
 
 /** Fields and request/answer reshapers that several theme-core operations share. */
@@ -58,16 +59,12 @@ function place(ctx: IExecuteSingleFunctions, options: IHttpRequestOptions, key: 
 
 // ---- ids ----
 
-export const templateIdField: INodeProperties = {
-	displayName: 'Template ID',
+export const templateIdField: INodeProperties = picker('template', {
+	displayName: 'Template',
 	name: 'templateId',
-	type: 'number',
-	required: true,
-	default: 0,
-	typeOptions: { minValue: 1 },
-	description: 'ID of the template (header, footer, single, ...), as Create Template or List Templates gives it',
+	description: 'The template (header, footer, single, ...): pick it from the list, or give its ID (Create Template and List Templates give it)',
 	routing: { send: { type: 'body', property: 'template_id' } },
-};
+});
 
 /** Copy and Delete name the page template `id`, the other routes `template_id` (as the plugin does). */
 async function sendPageTemplateId(this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
@@ -77,16 +74,12 @@ async function sendPageTemplateId(this: IExecuteSingleFunctions, options: IHttpR
 	return options;
 }
 
-export const pageTemplateIdField: INodeProperties = {
-	displayName: 'Page Template ID',
+export const pageTemplateIdField: INodeProperties = picker('pageTemplate', {
+	displayName: 'Page Template',
 	name: 'pageTemplateId',
-	type: 'number',
-	required: true,
-	default: 0,
-	typeOptions: { minValue: 1 },
-	description: 'ID of the page template, as Create Page Template or Get Many Page Templates gives it',
+	description: 'The page template: pick it from the list, or give its ID (Create Page Template and Get Many Page Templates give it)',
 	routing: { send: { preSend: [sendPageTemplateId] } },
-};
+});
 
 // ---- template types ----
 

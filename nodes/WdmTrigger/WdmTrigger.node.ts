@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
 import { deviceField } from '../WdmDevice/devices';
+import { pickerMethods } from '../shared/pickers';
 import { excludeMessagesOptions, webhookEventOptions } from '../WdmDevice/webhooks';
 import { signatureProblem } from './signature';
 
@@ -23,7 +24,8 @@ interface Subscription {
 /** Calls the device's webhook route with the user credential. */
 async function webhookRoute(this: IHookFunctions, method: IHttpRequestMethods, body?: IDataObject) {
 	const credentials = await this.getCredentials('wdmUserApi');
-	const device = encodeURIComponent(this.getNodeParameter('device') as string);
+	// The device picker's name (a locator's value, or a plain name).
+	const device = encodeURIComponent(this.getNodeParameter('device', undefined, { extractValue: true }) as string);
 	const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'wdmUserApi', {
 		method,
 		baseURL: String(credentials.baseUrl).replace(/\/+$/, ''),
@@ -68,6 +70,8 @@ export class WdmTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = pickerMethods(this.description.properties);
 
 	webhookMethods = {
 		default: {

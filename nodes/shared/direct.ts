@@ -1,4 +1,4 @@
-import { NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workflow';
+import { isResourceLocatorValue, NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workflow';
 import type {
 	ICredentialsDecrypted,
 	IDataObject,
@@ -8,6 +8,7 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
+	INodeParameters,
 	INodeProperties,
 	JsonObject,
 	PostReceiveAction,
@@ -85,6 +86,17 @@ function isDirectField(field: INodeProperties): boolean {
 	return !Object.keys(more).length && (property === undefined || (typeof property === 'string' && !property.startsWith('=') && (type === 'body' || type === 'query'))) && (preSend ?? []).every((a) => typeof a === 'function');
 }
 
+/**
+ * How pickers are read: their value (`{__rl, mode, value}`, see pickers.ts) as the ID it holds, taken
+ * out of a URL in By URL mode, as n8n's declarative engine reads it. Only pickers: the extraction
+ * looks the property up, a cost per item that other fields need not pay.
+ */
+const READ = { extractValue: true };
+const readOptions = (field: INodeProperties) => (field.type === 'resourceLocator' ? READ : undefined);
+
+/** The stored value of a parameter path (`options.placeholders`), before expressions are resolved. */
+const parameterAt = (parameters: INodeParameters, path: string) => path.split('.').reduce<unknown>((at, key) => (at as IDataObject | undefined)?.[key], parameters);
+
 type PostReceiveFunction = (this: IExecuteSingleFunctions, items: INodeExecutionData[], response: IN8nHttpFullResponse) => Promise<INodeExecutionData[]>;
 
 /** The request of one item: the route, then each shown field's value where its routing puts it. */
@@ -148,16 +160,19 @@ function runner(operation: Operation, connection: Connection): Run {
 			const request: Request = { options: { ...defaults, url: itemUrl, body: { ...body }, qs: { ...qs } }, preSend: [...(operation.routing?.send?.preSend ?? [])] };
 			for (const field of fields) {
 				if (!shown.has(field.name)) continue;
-				const value = this.getNodeParameter(field.name, i);
+				const value = this.getNodeParameter(field.name, i, undefined, readOptions(field));
 				if (field.type !== 'collection') addField(request, field, value);
 				else {
 					for (const entry of field.options as INodeProperties[]) {
 						const shownEntry = entry.name in (value as IDataObject) && NodeHelpers.displayParameter(node.parameters, entry, node, null, node.parameters);
-						if (shownEntry) addField(request, entry, (value as IDataObject)[entry.name]);
+						if (!shownEntry) continue;
+						// A picker inside a collection: its ID read as for a field of its own.
+						const entryValue = readOptions(entry) ? this.getNodeParameter(`${field.name}.${entry.name}`, i, undefined, READ) : (value as IDataObject)[entry.name];
+						addField(request, entry, entryValue);
 					}
 				}
 			}
-			const item = itemFunctions(this, i, items[i]);
+			const item = itemFunctions(this, i, items[i], credentials, node.parameters);
 			for (const preSend of request.preSend) request.options = await preSend.call(item, request.options);
 			const response = (await this.helpers.httpRequestWithAuthentication.call(this, connection.credential, request.options, {
 				credentialsDecrypted,
@@ -208,14 +223,17 @@ function asNodeError(ctx: IExecuteFunctions, error: Error, i: number): Error {
 
 /**
  * What the declarations' preSend and postReceive functions use of n8n's per-item context, for item
- * `i`: its parameters, input, binary data, node and index.
+ * `i`: its parameters, input, binary data, node and index, and the credentials loaded for the run.
  */
-function itemFunctions(ctx: IExecuteFunctions, i: number, item: INodeExecutionData): IExecuteSingleFunctions {
+function itemFunctions(ctx: IExecuteFunctions, i: number, item: INodeExecutionData, credentials: IDataObject, parameters: INodeParameters): IExecuteSingleFunctions {
 	const functions: Partial<IExecuteSingleFunctions> = {
-		getNodeParameter: ((name: string, fallback?: unknown, options?: object) => ctx.getNodeParameter(name, i, fallback, options)) as IExecuteSingleFunctions['getNodeParameter'],
+		// A picker that a preSend reads gives its ID, as a field's does (READ).
+		getNodeParameter: ((name: string, fallback?: unknown, options?: object) =>
+			ctx.getNodeParameter(name, i, fallback, isResourceLocatorValue(parameterAt(parameters, name)) ? { ...options, ...READ } : options)) as IExecuteSingleFunctions['getNodeParameter'],
 		getInputData: () => item,
 		getItemIndex: () => i,
 		getNode: () => ctx.getNode(),
+		getCredentials: (async () => credentials) as IExecuteSingleFunctions['getCredentials'],
 		helpers: {
 			...ctx.helpers,
 			getBinaryDataBuffer: (property: string) => ctx.helpers.getBinaryDataBuffer(i, property),

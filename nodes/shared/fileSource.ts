@@ -49,6 +49,7 @@ export function fileSourceFields(
 			default: '',
 			required: true,
 			placeholder: urlPlaceholder,
+			description: `Public URL of the ${noun}; the gateway downloads it`,
 			displayOptions: showFor('url'),
 		},
 		{
@@ -58,6 +59,7 @@ export function fileSourceFields(
 			typeOptions: { rows: 3 },
 			default: '',
 			required: true,
+			description: `The ${noun} as Base64, or as a data URI (data:image/png;base64,...)`,
 			displayOptions: showFor('base64'),
 		},
 	];

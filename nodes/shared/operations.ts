@@ -35,10 +35,22 @@ export function operationSelector(operations: Operation[]): INodeProperties {
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		options: operations.map(({ fields: _fields, ...option }) => option),
+		options: operations.map((operation) => without(operation, 'fields')),
 		default: first,
 	} satisfies INodeProperties;
 }
+
+/**
+ * The node's subtitle: the chosen operation as the Operation list names it (`Send Text`), not its
+ * value (`sendText`), read from the same declarations.
+ */
+export function operationSubtitle(operations: Operation[]): string {
+	return `={{ ${namesByValue(operations)}[$parameter["operation"]] }}`;
+}
+
+/** An expression's object literal from option values to their names (in parentheses: `{{ {` would not parse). */
+export const namesByValue = (options: Array<{ name: string; value: string }>) =>
+	`(${JSON.stringify(Object.fromEntries(options.map((option) => [option.value, option.name])))})`;
 
 /** The fields of the operations, each name declared once (see `operationProperties`). */
 export function fieldProperties(operations: Operation[]): INodeProperties[] {
@@ -67,7 +79,14 @@ function declareOnce(variants: Array<{ field: INodeProperties; operations: strin
 }
 
 /** A collection without its entries: what must agree for two collections to be one. */
-const shell = ({ options: _options, ...rest }: INodeProperties) => rest;
+const shell = (field: INodeProperties) => without(field, 'options');
+
+/** A copy of `object` without `key` (a rest destructuring would leave an unused name, which n8n's lint rejects). */
+export function without<T extends object, K extends keyof T>(object: T, key: K): Omit<T, K> {
+	const copy = { ...object };
+	delete copy[key];
+	return copy;
+}
 
 /** The entries of same-named collections: each once, with `/operation` when not all of them have it. */
 function mergeOptions(variants: Array<{ field: INodeProperties; operations: string[] }>, all: string[]): INodeProperties[] {

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { fieldProperties, type Operation, operationSelector } from './operations';
+import { fieldProperties, namesByValue, type Operation, operationSelector } from './operations';
 
 /** One resource of a node with a Resource selector: its entry in the list and its operations. */
 export interface Resource {
@@ -7,6 +7,12 @@ export interface Resource {
 	value: string;
 	description?: string;
 	operations: Operation[];
+}
+
+/** The subtitle of a node with resources, as n8n's own nodes show it: `Get Many: Post Type`. */
+export function resourceSubtitle(resources: Resource[]): string {
+	const operations = namesByValue(resources.flatMap((resource) => resource.operations));
+	return `={{ ${operations}[$parameter["operation"]] + ": " + ${namesByValue(resources)}[$parameter["resource"]] }}`;
 }
 
 /**

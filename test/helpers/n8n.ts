@@ -1,6 +1,6 @@
 // Minimal harness running declarative n8n nodes with n8n's own engine (n8n-core WorkflowExecute /
 // RoutingNode / HookContext / WebhookContext), modelled on n8n's packages/core/nodes-testing.
-import { ExecuteContext, ExecutionLifecycleHooks, HookContext, RoutingNode, WebhookContext, WorkflowExecute } from 'n8n-core';
+import { ExecuteContext, ExecutionLifecycleHooks, HookContext, LoadOptionsContext, RoutingNode, WebhookContext, WorkflowExecute } from 'n8n-core';
 import {
 	createDeferredPromise, createEmptyRunExecutionData, createRunExecutionData, ICredentialsHelper, NodeHelpers, Workflow, deepCopy, isExpression,
 	type ICredentialDataDecryptedObject, type ICredentialType, type ICredentialsDecrypted,
@@ -8,6 +8,7 @@ import {
 	type INodeType, type INodeTypes, type IRun, type ITriggerFunctions,
 	type IVersionedNodeType, type IWebhookData, type IWebhookResponseData, type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData, type INodeExecutionData, type IDataObject, type WorkflowExecuteMode,
+	type INodeListSearchResult, type INodeParameterResourceLocator, type INodeParameters, type INodeProperties, type INodePropertyOptions,
 } from 'n8n-workflow';
 
 /** Stand-in for n8n-nodes-base.manualTrigger (same trigger() contract), so we need not install nodes-base. */
@@ -92,6 +93,24 @@ export interface HarnessOptions {
 	webhookBaseUrl?: string;
 }
 
+/**
+ * A resource locator's value as n8n's editor stores it: `{__rl, mode, value}`, with the mode's
+ * `extractValue` regex copied in as `__regex` (the editor does, so that `$parameter` reads the ID out
+ * of a URL). `property` is the node's locator property.
+ */
+export function locatorValue(property: INodeProperties, mode: string, value: string): INodeParameterResourceLocator {
+	const regex = property.modes?.find((m) => m.name === mode)?.extractValue?.regex;
+	return { __rl: true, mode, value, ...(regex ? { __regex: typeof regex === 'string' ? regex : regex.source } : {}) };
+}
+
+/** What the editor sends to fill a list: the node's current parameters, its credential type and the parameter's path. */
+export interface DynamicParameterRequest {
+	parameters?: INodeParameters;
+	/** The credential type the node uses (default: its first). */
+	credential?: string;
+	path?: string;
+}
+
 export class N8nTestHarness {
 	readonly nodeTypes: TestNodeTypes;
 	readonly credentialsHelper: TestCredentialsHelper;
@@ -168,6 +187,42 @@ export class N8nTestHarness {
 			return { status: 'Error', message: status ? `Received HTTP status code: ${status}` : (error as Error).message };
 		}
 		return { status: 'OK', message: 'Connection successful!' };
+	}
+
+	// ---- the editor's lists (mirrors cli DynamicNodeParametersService) ----
+
+	/**
+	 * What n8n builds to fill a list in the editor: a workflow of one `Temp-Node` with the node's
+	 * current parameters and credential, and a LoadOptionsContext for the parameter at `path`.
+	 */
+	private loadOptionsContext(type: string, { parameters = {}, credential, path = '' }: DynamicParameterRequest) {
+		const nodeType = this.nodeTypes.getByNameAndVersion(type, 1);
+		const name = credential ?? nodeType.description.credentials?.[0]?.name;
+		const node: INode = {
+			id: 'uuid-1234', name: 'Temp-Node', type, typeVersion: 1, position: [0, 0], parameters,
+			...(name ? { credentials: { [name]: { id: '1', name } } } : {}),
+		};
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: this.nodeTypes });
+		const context = new LoadOptionsContext(workflow, node, this.additionalData(undefined, { currentNodeParameters: parameters }), path);
+		return { nodeType, context };
+	}
+
+	/** A resource locator's From List: the node's `methods.listSearch[method]` with the typed filter and the token of the page before. */
+	async listSearch(type: string, method: string, request: DynamicParameterRequest & { filter?: string; paginationToken?: unknown } = {}): Promise<INodeListSearchResult> {
+		const { nodeType, context } = this.loadOptionsContext(type, request);
+		const search = nodeType.methods?.listSearch?.[method];
+		if (typeof search !== 'function') throw new Error(`Node type "${type}" has no listSearch method named "${method}"`);
+		const result = await search.call(context, request.filter, request.paginationToken as string | undefined);
+		// As n8n's service: a numeric token goes to the editor as a string.
+		return typeof result.paginationToken === 'number' ? { ...result, paginationToken: String(result.paginationToken) } : result;
+	}
+
+	/** An options list: the node's `methods.loadOptions[method]`. */
+	async loadOptions(type: string, method: string, request: DynamicParameterRequest = {}): Promise<INodePropertyOptions[]> {
+		const { nodeType, context } = this.loadOptionsContext(type, request);
+		const load = nodeType.methods?.loadOptions?.[method];
+		if (typeof load !== 'function') throw new Error(`Node type "${type}" has no loadOptions method named "${method}"`);
+		return await load.call(context);
 	}
 
 	// ---- webhook / trigger nodes (mirrors cli WebhookService) ----

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { picker, pickerOptions, type PickerKind } from '../pickers';
 import { type SiteMethod, siteRouting } from '../site';
 
 /** What the post and page nodes differ in; every operation is declared once for both. */
 export interface ContentType {
-	/** In descriptions: `post`, `page`. */
-	noun: string;
+	/** In descriptions: `post`, `page`; also the picker of its items. */
+	noun: PickerKind & string;
 	/** In display names: `Post`, `Page`. */
 	label: string;
 	/** The collection route: `/cms/v2/posts`. */
@@ -31,7 +32,9 @@ export const numericIdField = (label: string, name: string, noun: string): INode
 	description: `ID of the ${noun}`,
 });
 
-export const idField = (type: ContentType) => numericIdField(type.label, type.idParam, type.noun);
+/** The item an operation works on: picked from the site's list, by ID or by its URL. */
+export const idField = (type: ContentType) =>
+	picker(type.noun, { displayName: type.label, name: type.idParam, description: `The ${type.noun}: pick it from the list, or give its ID or its URL` });
 
 /** Routing of a request to `/cms/v2/posts/{id}` (or below it), `{id}` from the item's ID field. */
 export const itemRouting = (type: ContentType, method: SiteMethod, suffix = '') =>
@@ -185,7 +188,17 @@ export function writableFields(type: ContentType, except: string[] = []): INodeP
 			description: `ID of the user the ${type.noun} is by (someone else's needs the right to edit others' ${type.noun}s)`,
 			routing: to('author'),
 		},
-		...(type.postFields ? [idsField('Category IDs', 'categories', 'IDs of the categories of the post (none: Uncategorized)', 'body')] : []),
+		...(type.postFields
+			? [
+					pickerOptions('category', {
+						displayName: 'Category Names or IDs',
+						name: 'categories',
+						description:
+							'Categories of the post (none: Uncategorized). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						routing: asList('body', 'categories'),
+					}),
+				]
+			: []),
 		openClosed('Comment Status', 'comment_status', `Whether comments on the ${type.noun} are allowed`, to),
 		{
 			displayName: 'Content',
@@ -213,15 +226,13 @@ export function writableFields(type: ContentType, except: string[] = []): INodeP
 			description: 'A summary; without one the site shows the first words of the content',
 			routing: to('excerpt'),
 		},
-		{
-			displayName: 'Featured Media ID',
+		picker('media', {
+			displayName: 'Featured Media',
 			name: 'featured_media',
-			type: 'number',
-			default: 0,
-			typeOptions: { minValue: 0 },
-			description: 'ID of an image of the media library shown with the ' + type.noun + '; 0 for none',
+			required: false,
+			description: `The image shown with the ${type.noun}: pick it from the media library, or give its ID or URL (ID 0 for none)`,
 			routing: to('featured_media'),
-		},
+		}),
 		...(type.postFields
 			? [
 					{
@@ -291,15 +302,13 @@ export function writableFields(type: ContentType, except: string[] = []): INodeP
 						description: 'Position of the page among its siblings in menus',
 						routing: to('menu_order'),
 					} satisfies INodeProperties,
-					{
-						displayName: 'Parent Page ID',
+					picker('page', {
+						displayName: 'Parent Page',
 						name: 'parent',
-						type: 'number',
-						default: 0,
-						typeOptions: { minValue: 0 },
-						description: 'ID of the page this page is under; 0 for the top level',
+						required: false,
+						description: 'The page this page is under: pick it, or give its ID or URL (ID 0 for the top level)',
 						routing: to('parent'),
-					} satisfies INodeProperties,
+					}),
 				]
 			: []),
 		{
@@ -339,7 +348,12 @@ export function writableFields(type: ContentType, except: string[] = []): INodeP
 						description: 'Whether the post is kept at the top of the front page',
 						routing: to('sticky'),
 					} satisfies INodeProperties,
-					idsField('Tag IDs', 'tags', 'IDs of the tags of the post', 'body'),
+					pickerOptions('tag', {
+						displayName: 'Tag Names or IDs',
+						name: 'tags',
+						description: 'Tags of the post. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						routing: asList('body', 'tags'),
+					}),
 				]
 			: []),
 		{

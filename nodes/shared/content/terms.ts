@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../operations';
+import { picker } from '../pickers';
 import { siteListRouting, siteReturnAllFields, siteRouting } from '../site';
-import { asList, contextField, idsField, numericIdField, orderByField, orderField, query, searchFilter } from './fields';
+import { asList, contextField, idsField, orderByField, orderField, query, searchFilter } from './fields';
 
 /** Categories and tags of posts (`/cms/v2/categories`, `/cms/v2/tags`): list, get, create. */
 interface Taxonomy {
-	/** `category`, `tag` */
-	noun: string;
+	/** `category`, `tag`; also the picker of its terms. */
+	noun: 'category' | 'tag';
 	label: string;
 	route: string;
 	idParam: string;
@@ -110,7 +111,7 @@ const getTerm = (tax: Taxonomy): Operation => ({
 	action: `Get a ${tax.noun}`,
 	description: `Get a ${tax.noun} by ID`,
 	routing: siteRouting('GET', `${tax.route}/{id}`, { id: tax.idParam }),
-	fields: [numericIdField(tax.label, tax.idParam, tax.noun), contextField],
+	fields: [picker(tax.noun, { displayName: tax.label, name: tax.idParam, description: `The ${tax.noun}: pick it from the list, or give its ID` }), contextField],
 });
 
 const createTerm = (tax: Taxonomy): Operation => ({

@@ -1,0 +1,414 @@
+import { isResourceLocatorValue, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+	INodeProperties,
+	INodePropertyOptions,
+	JsonObject,
+} from 'n8n-workflow';
+import { gatewayBaseUrl } from './gateway';
+import { inSiteNamespace, siteBaseUrl } from './site';
+
+/*
+ * Pickers: the fields that take the ID of something the server can list offer n8n's resource
+ * locator (From List with search, By ID, and By URL where the thing has a URL).
+ *
+ *   fields: [picker('post', { displayName: 'Post', name: 'postId', description: '...' })]
+ *   methods: pickerMethods(properties)      // in the node class: the list searches its fields use
+ *
+ * A locator's value is `{__rl, mode, value}`. n8n reads the ID out of it in `$parameter` (route
+ * segments) and in its declarative engine; the direct runner reads fields with `extractValue` (see
+ * direct.ts). A plain value (an older workflow, an expression, a test) is read as By ID.
+ */
+
+type Search = (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>;
+
+/** One kind of thing a picker lists. */
+interface Kind {
+	/** In sentences: `post`, `label`. */
+	noun: string;
+	/** The list search, named `search<Kind>` in the node's `methods.listSearch`. */
+	search: Search;
+	/** By ID: what an ID looks like, and the mode's name when the ID is not called an ID (`By Number`). */
+	idPlaceholder: string;
+	idMode?: string;
+	/** A regex the whole ID must match (n8n anchors it), with the sentence shown when it does not. */
+	idPattern?: { regex: string; message: string };
+	/** By URL: an example, the regex whose one group is the ID, and one the whole URL must match (n8n anchors it). */
+	url?: { placeholder: string; regex: string; validation: string };
+}
+
+// ---- Requests of the list searches ----
+
+/** A gateway request with the node's gateway credential; the answer's `data`, or the gateway's error. */
+async function gateway(ctx: ILoadOptionsFunctions, credential: string, method: IHttpRequestMethods, url: string, body?: IDataObject) {
+	const credentials = await ctx.getCredentials(credential);
+	const options: IHttpRequestOptions = { method, baseURL: gatewayBaseUrl(credentials), url, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true, ...(body ? { body } : {}) };
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options)) as IN8nHttpFullResponse;
+	const answer = (response.body ?? {}) as { data?: unknown; message?: string };
+	if (response.statusCode >= 400) {
+		throw new NodeApiError(ctx.getNode(), answer as JsonObject, { message: answer.message ?? `The gateway answered HTTP ${response.statusCode}`, httpCode: String(response.statusCode) });
+	}
+	return answer.data;
+}
+
+/**
+ * A site request (a route written `/cms/v2/...` goes to the credential's namespace): its answer and
+ * total of pages. Parameters go in `qs` (a GET) or the body, never in the route (see site.ts).
+ */
+async function site(ctx: ILoadOptionsFunctions, route: string, qs: IDataObject, method: IHttpRequestMethods = 'GET', body?: IDataObject) {
+	const credentials = await ctx.getCredentials('wdmSiteApi');
+	const options: IHttpRequestOptions = {
+		method,
+		baseURL: siteBaseUrl(credentials),
+		url: inSiteNamespace(route, credentials),
+		qs,
+		...(body ? { body } : {}),
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'wdmSiteApi', options)) as IN8nHttpFullResponse;
+	if (response.statusCode >= 400) {
+		const body = (response.body ?? {}) as { message?: string };
+		throw new NodeApiError(ctx.getNode(), body as JsonObject, { message: body.message ?? `The site answered HTTP ${response.statusCode}`, httpCode: String(response.statusCode) });
+	}
+	return { body: response.body as unknown, totalPages: Number(response.headers['x-wp-totalpages'] ?? 1) };
+}
+
+/**
+ * A site extension's list that comes whole (the engine's `get-post-types`, the theme core's template
+ * list, the builder's components): `list` takes the entries out of the answer, `entry` names each.
+ */
+function wholeSiteSearch(
+	request: { route: string; method?: IHttpRequestMethods; body?: IDataObject },
+	list: (answer: unknown) => IDataObject[],
+	entry: (row: IDataObject) => INodeListSearchItems,
+): Search {
+	return async function (filter) {
+		const { body } = await site(this, request.route, {}, request.method, request.body);
+		return filtered(list(body).map(entry), filter);
+	};
+}
+
+/** `{success, data: [...]}`, the engine's and the theme core's answers. */
+const dataOf = (answer: unknown) => (answer as { data: IDataObject[] }).data;
+/** A nested setting: `general_settings.name`. */
+const at = (row: IDataObject, path: string) => String(path.split('.').reduce<unknown>((v, key) => (v as IDataObject | undefined)?.[key], row) ?? '');
+/** An engine model list (`/engine/v2/get-post-types`): each entry by its name (at `namePath`) and ID. */
+const engineSearch = (list: string, namePath: string) =>
+	wholeSiteSearch({ route: `/engine/v2/${list}` }, dataOf, (row) => ({ name: at(row, namePath) || `#${row.id}`, value: String(row.id) }));
+
+/** Entries of a list the route gives whole, narrowed to those whose name or ID contains the filter. */
+function filtered(results: INodeListSearchItems[], filter?: string): INodeListSearchResult {
+	const needle = filter?.trim().toLowerCase();
+	return { results: needle ? results.filter((r) => `${r.name} ${r.value}`.toLowerCase().includes(needle)) : results };
+}
+
+/** Entries per page of a paged search. */
+const PAGE_SIZE = 50;
+
+/**
+ * A gateway list paged with `limit`/`offset` that answers `{<listKey>, nextOffset}`: the offset is the
+ * pagination token. `keep` narrows a page to the rows that are of the kind.
+ */
+function pagedGatewaySearch(
+	url: string,
+	listKey: string,
+	body: (filter?: string) => IDataObject,
+	entry: (row: IDataObject) => INodeListSearchItems,
+	keep: (row: IDataObject) => boolean = () => true,
+): Search {
+	return async function (filter, paginationToken) {
+		const offset = Number(paginationToken ?? 0) || 0;
+		const data = (await gateway(this, 'wdmInstanceApi', 'POST', url, { ...body(filter), limit: PAGE_SIZE, offset })) as IDataObject;
+		const next = data.nextOffset as number | null | undefined;
+		return { results: (data[listKey] as IDataObject[]).filter(keep).map(entry), ...(typeof next === 'number' ? { paginationToken: String(next) } : {}) };
+	};
+}
+
+/** The device's groups (communities too), searched by name or JID on the server. */
+const groupSearch = (keep?: (row: IDataObject) => boolean) =>
+	pagedGatewaySearch(
+		'/group/list',
+		'groups',
+		(filter) => ({ noParticipants: true, ...(filter?.trim() ? { search: filter.trim() } : {}) }),
+		(g) => ({ name: String(g.name || g.jid), value: String(g.jid) }),
+		keep,
+	);
+
+/** A site collection searched by WordPress's `search`, a page at a time: the next page number is the pagination token. */
+function siteSearch(route: string, entry: (row: IDataObject) => INodeListSearchItems, qs: IDataObject = {}): Search {
+	return async function (filter, paginationToken) {
+		const page = Number(paginationToken ?? 1) || 1;
+		const { body, totalPages } = await site(this, route, { ...qs, per_page: PAGE_SIZE, page, ...(filter?.trim() ? { search: filter.trim() } : {}) });
+		return { results: (body as IDataObject[]).map(entry), ...(page < totalPages ? { paginationToken: String(page + 1) } : {}) };
+	};
+}
+
+/** What a site item reads as in a list: its title as written (else as shown, or its name, slug or ID). */
+const titleOf = (row: IDataObject) => {
+	const title = row.title as { rendered?: string; raw?: string } | string | undefined;
+	const text = typeof title === 'object' ? (title?.raw ?? title?.rendered) : title;
+	return String(text || row.name || row.slug || `#${row.id}`);
+};
+
+const siteItem = (row: IDataObject): INodeListSearchItems => ({ name: titleOf(row), value: String(row.id), url: row.link as string | undefined });
+
+/** By URL of a site item: its link (`?p=12`, `?page_id=12`, `?attachment_id=12`), its edit link (`post.php?post=12`) or its REST route. */
+function siteItemUrl(collection: string) {
+	const before = `(?:[?&](?:p|page_id|attachment_id|post)=|/${collection}/)`;
+	return { placeholder: 'e.g. https://example.com/?p=12', regex: `${before}(\\d+)`, validation: `.*${before}\\d+(?:\\D.*)?` };
+}
+
+const numericId = { regex: '\\s*\\d+\\s*', message: 'must be a number (the ID), e.g. 12' };
+
+// ---- The kinds ----
+
+const KINDS = {
+	device: {
+		noun: 'device',
+		idPlaceholder: 'e.g. shop',
+		idMode: 'By Name',
+		async search(filter) {
+			const devices = (await gateway(this, 'wdmUserApi', 'GET', '/devices')) as IDataObject[];
+			return filtered(
+				devices.map((d) => ({ name: d.phone ? `${d.name} (${d.phone}, ${d.status})` : `${d.name} (${d.status})`, value: String(d.name) })),
+				filter,
+			);
+		},
+	},
+	label: {
+		noun: 'label',
+		idPlaceholder: 'e.g. 3',
+		async search(filter) {
+			const labels = (await gateway(this, 'wdmInstanceApi', 'GET', '/labels')) as IDataObject[];
+			return filtered(labels.map((l) => ({ name: String(l.name), value: String(l.id) })), filter);
+		},
+	},
+	group: {
+		noun: 'group',
+		idPlaceholder: 'e.g. 120363012345678901@g.us',
+		idMode: 'By JID',
+		idPattern: { regex: '\\s*[^@\\s]+@g\\.us\\s*', message: 'must be a group JID, e.g. 120363012345678901@g.us' },
+		search: groupSearch(),
+	},
+	community: {
+		noun: 'community',
+		idPlaceholder: 'e.g. 120363012345678901@g.us',
+		idMode: 'By JID',
+		idPattern: { regex: '\\s*[^@\\s]+@g\\.us\\s*', message: 'must be a community JID, e.g. 120363012345678901@g.us' },
+		search: groupSearch((g) => g.isCommunity === true),
+	},
+	chat: {
+		noun: 'chat',
+		idPlaceholder: 'e.g. 5511999990001 or 120363012345678901@g.us',
+		idMode: 'By Number or JID',
+		search: pagedGatewaySearch(
+			'/chat/find',
+			'chats',
+			// Name or JID containing the filter; the latest conversations first, as the app lists them.
+			(filter) => ({ sort: '-wa_lastMsgTimestamp', ...(filter?.trim() ? { operator: 'OR', wa_name: `~${filter.trim()}`, wa_chatid: `~${filter.trim()}` } : {}) }),
+			(c) => ({ name: c.wa_name ? `${c.wa_name} (${c.phone || c.wa_chatid})` : String(c.phone || c.wa_chatid), value: String(c.wa_chatid) }),
+		),
+	},
+	contact: {
+		noun: 'contact',
+		idPlaceholder: 'e.g. 5511999990001',
+		idMode: 'By Number',
+		// The contacts route pages but does not search: the filter narrows each page.
+		async search(filter, paginationToken) {
+			const offset = Number(paginationToken ?? 0) || 0;
+			const data = (await gateway(this, 'wdmInstanceApi', 'POST', '/contacts/list', { limit: PAGE_SIZE, offset })) as IDataObject;
+			const page = filtered((data.contacts as IDataObject[]).map((c) => ({ name: `${c.name || c.phone} (${c.phone})`, value: String(c.phone) })), filter);
+			return { ...page, ...(typeof data.nextOffset === 'number' ? { paginationToken: String(data.nextOffset) } : {}) };
+		},
+	},
+	post: { noun: 'post', idPlaceholder: 'e.g. 12', idPattern: numericId, url: siteItemUrl('posts'), search: siteSearch('/cms/v2/posts', siteItem, { status: 'any', context: 'edit' }) },
+	page: { noun: 'page', idPlaceholder: 'e.g. 12', idPattern: numericId, url: siteItemUrl('pages'), search: siteSearch('/cms/v2/pages', siteItem, { status: 'any', context: 'edit' }) },
+	media: { noun: 'media item', idPlaceholder: 'e.g. 12', idPattern: numericId, url: siteItemUrl('media'), search: siteSearch('/cms/v2/media', siteItem) },
+	category: { noun: 'category', idPlaceholder: 'e.g. 3', idPattern: numericId, search: siteSearch('/cms/v2/categories', siteItem, { hide_empty: false }) },
+	tag: { noun: 'tag', idPlaceholder: 'e.g. 3', idPattern: numericId, search: siteSearch('/cms/v2/tags', siteItem, { hide_empty: false }) },
+
+	// The dynamic-content engine's model (`engine/v2`).
+	enginePostType: { noun: 'post type', idPlaceholder: 'e.g. 3', idPattern: numericId, search: engineSearch('get-post-types', 'general_settings.name') },
+	engineTaxonomy: { noun: 'taxonomy', idPlaceholder: 'e.g. 3', idPattern: numericId, search: engineSearch('get-taxonomies', 'general_settings.name') },
+	metaBox: { noun: 'meta box', idPlaceholder: 'e.g. 3', idPattern: numericId, search: engineSearch('get-meta-boxes', 'args.name') },
+	relation: { noun: 'relation', idPlaceholder: 'e.g. 3', idPattern: numericId, search: engineSearch('get-relations', 'name') },
+	optionsPage: { noun: 'options page', idPlaceholder: 'e.g. 3', idPattern: numericId, search: engineSearch('get-options-pages', 'general_settings.name') },
+	glossary: { noun: 'item', idPlaceholder: 'e.g. 3', idPattern: numericId, search: engineSearch('get-items', 'name') },
+	// A post type of the site by its slug (built-in or added; public ones are listed).
+	postType: {
+		noun: 'post type',
+		idMode: 'By Slug',
+		idPlaceholder: 'e.g. book',
+		search: wholeSiteSearch({ route: '/themecore/v2/get-post-types', method: 'POST', body: {} }, (answer) => answer as IDataObject[], (row) => ({
+			name: `${String(row.label)} (${String(row.value)})`,
+			value: String(row.value),
+		})),
+	},
+	// The collections the engine adds under cms/v2 (its post types' and taxonomies' REST bases), and their items.
+	collection: {
+		noun: 'collection',
+		idMode: 'By REST Base',
+		idPlaceholder: 'e.g. books',
+		async search(filter) {
+			const lists = await Promise.all(
+				(['post type', 'taxonomy'] as const).map(async (what) => {
+					const { body } = await site(this, what === 'post type' ? '/engine/v2/get-post-types' : '/engine/v2/get-taxonomies', {});
+					return dataOf(body).map((row) => ({ name: `${at(row, 'general_settings.name')} (${what})`, value: at(row, 'advanced_settings.rest_base') }));
+				}),
+			);
+			return filtered(lists.flat(), filter);
+		},
+	},
+	contentItem: {
+		noun: 'item',
+		idPlaceholder: 'e.g. 12',
+		idPattern: numericId,
+		// The items of the collection chosen in REST Base (the field before it).
+		async search(filter, paginationToken) {
+			const chosen = this.getCurrentNodeParameter('restBase');
+			const base = String((isResourceLocatorValue(chosen) ? chosen.value : chosen) ?? '').trim();
+			if (!base) throw new NodeOperationError(this.getNode(), 'Choose the REST Base first: the items listed are those of its collection');
+			return await siteSearch(`/cms/v2/${encodeURIComponent(base)}`, siteItem, { status: 'any', context: 'edit' }).call(this, filter, paginationToken);
+		},
+	},
+	// A stored query is named by its ID or its slug.
+	query: { noun: 'query', idMode: 'By ID or Slug', idPlaceholder: 'e.g. 3 or latest-news', search: engineSearch('get-queries', 'name') },
+
+	// The theme core (`themecore/v2`).
+	template: {
+		noun: 'template',
+		idPlaceholder: 'e.g. 12',
+		idPattern: numericId,
+		search: wholeSiteSearch({ route: '/themecore/v2/get-structure-template-list', method: 'POST', body: {} }, dataOf, (row) => ({
+			name: `${String(row.title || `#${row.id}`)} (${String(row.type).replace(/^themecore-/, '')})`,
+			value: String(row.id),
+		})),
+	},
+	pageTemplate: {
+		noun: 'page template',
+		idPlaceholder: 'e.g. 12',
+		idPattern: numericId,
+		search: wholeSiteSearch(
+			{ route: '/themecore/v2/get-page-template-list', method: 'POST', body: { orderBy: 'name' } },
+			(answer) => (answer as { data: { list: IDataObject[] } }).data.list,
+			(row) => ({ name: String(row.templateName || `#${row.id}`), value: String(row.id) }),
+		),
+	},
+
+	// The page builder (`builder/v1`).
+	component: {
+		noun: 'component',
+		idPlaceholder: 'e.g. 12',
+		idPattern: numericId,
+		search: wholeSiteSearch({ route: '/builder/v1/components' }, (answer) => answer as IDataObject[], (row) => ({ name: String(row.name || `#${row.id}`), value: String(row.id) })),
+	},
+} satisfies Record<string, Kind>;
+
+export type PickerKind = keyof typeof KINDS;
+
+const capitalized = (kind: PickerKind) => `${kind[0].toUpperCase()}${kind.slice(1)}`;
+/** The list search of a kind, named after it: `searchPost`. */
+const methodName = (kind: PickerKind) => `search${capitalized(kind)}`;
+/** The options list (every entry) of a kind: `listCategory`. */
+const optionsMethodName = (kind: PickerKind) => `list${capitalized(kind)}`;
+
+/** Every entry of a kind as options: each page of its list search in turn. */
+function allOf(search: Search) {
+	return async function (this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const options: INodePropertyOptions[] = [];
+		let token: string | undefined;
+		do {
+			const page = await search.call(this, undefined, token);
+			options.push(...page.results.map(({ name, value }) => ({ name, value })));
+			token = page.paginationToken as string | undefined;
+		} while (token);
+		return options;
+	};
+}
+
+/** The field of a picker: what `picker` adds to n8n's resource locator. */
+export type PickerField = Pick<INodeProperties, 'displayName' | 'name' | 'description'> &
+	Partial<Pick<INodeProperties, 'required' | 'routing' | 'displayOptions' | 'hint'>> & {
+		/** The mode a new node starts in: From List unless typing the value is the usual way (`id`). */
+		mode?: 'list' | 'id';
+	};
+
+/** A resource locator for a kind: From List (searchable), By ID, and By URL when the kind has URLs. */
+export function picker(kind: PickerKind, { mode = 'list', ...field }: PickerField): INodeProperties {
+	const { noun, idPlaceholder, idMode, idPattern, url } = KINDS[kind] as Kind;
+	const validation = (regex: string, errorMessage: string) => [{ type: 'regex' as const, properties: { regex, errorMessage } }];
+	return {
+		required: true,
+		...field,
+		type: 'resourceLocator',
+		default: { mode, value: '' },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${noun}...`,
+				typeOptions: { searchListMethod: methodName(kind), searchable: true },
+			},
+			{
+				displayName: idMode ?? 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: idPlaceholder,
+				...(idPattern ? { validation: validation(idPattern.regex, `The ID ${idPattern.message}`) } : {}),
+			},
+			...(url
+				? [
+						{
+							displayName: 'By URL',
+							name: 'url',
+							type: 'string' as const,
+							placeholder: url.placeholder,
+							extractValue: { type: 'regex' as const, regex: url.regex },
+							validation: validation(url.validation, `Not a URL of a ${noun}: its link, edit link or REST URL`),
+						},
+					]
+				: []),
+		],
+	};
+}
+
+/**
+ * A multi-select of entries of a kind (`Category Names or IDs`), its options loaded from the server.
+ * Its value is a list of IDs (an expression may give them as a list or as comma-separated text).
+ */
+export function pickerOptions(kind: PickerKind, field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'routing'>): INodeProperties {
+	return { ...field, type: 'multiOptions', typeOptions: { loadOptionsMethod: optionsMethodName(kind) }, default: [] };
+}
+
+type LoadOptions = ReturnType<typeof allOf>;
+
+/** The list searches and options lists a node's properties use, for its `methods`. */
+export function pickerMethods(properties: INodeProperties[]): { listSearch: Record<string, Search>; loadOptions: Record<string, LoadOptions> } {
+	const used = new Set<string>();
+	const visit = (property: INodeProperties) => {
+		if (property.typeOptions?.loadOptionsMethod) used.add(property.typeOptions.loadOptionsMethod);
+		for (const mode of property.modes ?? []) if (mode.typeOptions?.searchListMethod) used.add(mode.typeOptions.searchListMethod);
+		for (const option of (property.options ?? []) as Array<INodeProperties | { values?: INodeProperties[] }>) {
+			if ('type' in option && option.type) visit(option as INodeProperties);
+			else for (const value of (option as { values?: INodeProperties[] }).values ?? []) visit(value);
+		}
+	};
+	properties.forEach(visit);
+	const listSearch: Record<string, Search> = {};
+	const loadOptions: Record<string, LoadOptions> = {};
+	for (const kind of Object.keys(KINDS) as PickerKind[]) {
+		const { search } = KINDS[kind] as Kind;
+		if (used.has(methodName(kind))) listSearch[methodName(kind)] = search;
+		if (used.has(optionsMethodName(kind))) loadOptions[optionsMethodName(kind)] = allOf(search);
+	}
+	return { listSearch, loadOptions };
+}
