@@ -78,6 +78,9 @@ export function webhookView(row: WebhookRow) {
 		excludeMessages: JSON.parse(row.exclude_messages) as string[],
 		enabled: row.enabled === 1,
 		createdAt: row.created_at,
+		// Shown only when set: most subscriptions are for every chat and for good.
+		...(row.chatid !== null ? { chatid: row.chatid } : {}),
+		...(row.expires_at !== null ? { expiresAt: row.expires_at } : {}),
 	};
 }
 

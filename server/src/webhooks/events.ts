@@ -38,24 +38,42 @@ function excluded(exclusions: MessageExclusion[], m: MessageFlags): boolean {
 }
 
 export function wants(sub: WebhookRow, event: EventName, data: unknown): boolean {
+	if (sub.expires_at !== null && sub.expires_at <= Date.now()) return false;
+	// A one-chat subscription gets only events about that chat (events of no chat, e.g. `connection`, are not).
+	if (sub.chatid !== null && (data as { chatid?: unknown } | null)?.chatid !== sub.chatid) return false;
 	const events = JSON.parse(sub.events) as EventName[];
 	if (events.length && !events.includes(event)) return false;
 	if (event !== 'messages') return true;
 	return !excluded(JSON.parse(sub.exclude_messages), data as MessageFlags);
 }
 
+export type EventObserver = (device: DeviceRow, event: EventName, data: unknown) => void;
+
 /**
  * Turns what happens on a device into webhook deliveries: one outbox row per interested subscription,
  * written in the caller's transaction, so an event is persisted exactly when the change that caused it is.
  */
 export class Events {
+	/** In-process listeners (the dashboard's live stream): told of every event, subscribed to or not. */
+	private observers = new Set<EventObserver>();
+
 	constructor(
 		private store: Store,
 		private onQueued: () => void,
 	) {}
 
-	/** `data` may be a function: it is then built only when some subscription is there to receive it. */
+	/** Adds a listener; the function returned removes it. */
+	observe(observer: EventObserver): () => void {
+		this.observers.add(observer);
+		return () => this.observers.delete(observer);
+	}
+
+	/** `data` may be a function: it is then built only when some subscription or observer is there to receive it. */
 	emit(device: DeviceRow, event: EventName, data: unknown) {
+		if (this.observers.size) {
+			if (typeof data === 'function') data = data();
+			for (const observer of this.observers) observer(device, event, data);
+		}
 		const enabled = this.store.webhooks.enabledOf(device.id);
 		if (!enabled.length) return;
 		if (typeof data === 'function') data = data();

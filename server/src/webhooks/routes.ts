@@ -6,6 +6,9 @@ import { webhookView } from '../gateway/views';
 import { EVENT_NAMES, MESSAGE_EXCLUSIONS } from './events';
 import { isValidSecret, newSecret } from './signing';
 import { isObviouslyPrivate } from '../outbound/policy';
+import { parseAddress } from '../network/jid';
+import type { Services } from '../services';
+import type { DeviceRow } from '../store/types';
 
 const name = z.object({ name: z.string() });
 
@@ -24,9 +27,55 @@ const body = z
 			.string()
 			.refine(isValidSecret, { error: 'must be "whsec_" followed by the Base64 of 24 to 64 bytes' })
 			.optional(),
+		/** Only this chat's events (a number or JID); absent: every chat's. */
+		chatid: z.string().trim().min(1).optional(),
+		/** Epoch ms after which the subscription receives nothing and is deleted; absent: no end. */
+		expiresAt: z.number().int().positive().optional(),
 	})
 	.refine((b) => b.action === 'delete' || b.url, { error: 'is required', path: ['url'] })
 	.refine((b) => b.action !== 'delete' || b.url || b.id, { error: 'or id is required to delete a webhook', path: ['url'] });
+
+type Body = z.output<typeof body>;
+
+/** The device's subscriptions, after deleting those whose time is over. */
+function listOf(services: Services, device: DeviceRow) {
+	services.store.webhooks.deleteExpired(device.id, Date.now());
+	return services.store.webhooks.ofDevice(device.id).map(webhookView);
+}
+
+/** Adds, updates or deletes one subscription of the device (see `body`). */
+function change(services: Services, device: DeviceRow, body: Body) {
+	const { webhooks } = services.store;
+	webhooks.deleteExpired(device.id, Date.now());
+	// The URL identifies a subscription; `id` (from GET) may be used instead to delete one.
+	const found = body.url ? webhooks.byUrl(device.id, body.url) : webhooks.byId(body.id!);
+	const existing = found?.device_id === device.id ? found : undefined;
+	if (body.action === 'delete') {
+		if (!existing) throw notFound(`no webhook ${body.url ?? body.id} on device '${device.name}'`);
+		webhooks.delete(existing.id);
+		return { id: existing.id, url: existing.url, deleted: true };
+	}
+	if (body.action === 'update' && !existing) throw badRequest(`url: no webhook with this url on device '${device.name}' to update`);
+	// Names that resolve to private addresses are refused at each delivery; these need no DNS to tell.
+	if (!services.config.allowPrivateFetch && isObviouslyPrivate(body.url!)) {
+		throw badRequest('url: refused: private address (start the server with --allow-private-fetch to deliver webhooks to this machine or a private network)');
+	}
+	if (body.expiresAt !== undefined && body.expiresAt <= Date.now()) throw badRequest('expiresAt: must be in the future (epoch milliseconds)');
+	const chatid = body.chatid === undefined ? null : parseAddress(body.chatid, 'chatid').jid;
+	// A secret is generated only for a new subscription; it is shown in this answer and never again.
+	const generated = !body.secret && !existing ? newSecret() : undefined;
+	const row = webhooks.upsert({
+		device_id: device.id,
+		url: body.url!,
+		events: JSON.stringify(body.events),
+		exclude_messages: JSON.stringify(body.excludeMessages),
+		enabled: body.enabled ? 1 : 0,
+		secret: body.secret ?? existing?.secret ?? generated!,
+		chatid,
+		expires_at: body.expiresAt ?? null,
+	});
+	return { ...webhookView(row), ...(generated ? { secret: generated } : {}) };
+}
 
 /** A device's webhook subscriptions: several per device, upserted by URL, removed by `action: "delete"`. */
 export const webhookRoutes = [
@@ -36,8 +85,7 @@ export const webhookRoutes = [
 		auth: 'user',
 		summary: "List a device's webhook subscriptions (secrets are never shown)",
 		params: name,
-		handler: ({ services, user, params }) =>
-			services.store.webhooks.ofDevice(ownDevice(services, user, params.name).id).map(webhookView),
+		handler: ({ services, user, params }) => listOf(services, ownDevice(services, user, params.name)),
 	}),
 
 	route({
@@ -47,33 +95,6 @@ export const webhookRoutes = [
 		summary: 'Add or update a webhook subscription (by URL), or delete one',
 		params: name,
 		body,
-		handler: ({ services, user, params, body }) => {
-			const device = ownDevice(services, user, params.name);
-			const { webhooks } = services.store;
-			// The URL identifies a subscription; `id` (from GET) may be used instead to delete one.
-			const found = body.url ? webhooks.byUrl(device.id, body.url) : webhooks.byId(body.id!);
-			const existing = found?.device_id === device.id ? found : undefined;
-			if (body.action === 'delete') {
-				if (!existing) throw notFound(`no webhook ${body.url ?? body.id} on device '${device.name}'`);
-				webhooks.delete(existing.id);
-				return { id: existing.id, url: existing.url, deleted: true };
-			}
-			if (body.action === 'update' && !existing) throw badRequest(`url: no webhook with this url on device '${device.name}' to update`);
-			// Names that resolve to private addresses are refused at each delivery; these need no DNS to tell.
-			if (!services.config.allowPrivateFetch && isObviouslyPrivate(body.url!)) {
-				throw badRequest('url: refused: private address (start the server with --allow-private-fetch to deliver webhooks to this machine or a private network)');
-			}
-			// A secret is generated only for a new subscription; it is shown in this answer and never again.
-			const generated = !body.secret && !existing ? newSecret() : undefined;
-			const row = webhooks.upsert({
-				device_id: device.id,
-				url: body.url!,
-				events: JSON.stringify(body.events),
-				exclude_messages: JSON.stringify(body.excludeMessages),
-				enabled: body.enabled ? 1 : 0,
-				secret: body.secret ?? existing?.secret ?? generated!,
-			});
-			return { ...webhookView(row), ...(generated ? { secret: generated } : {}) };
-		},
+		handler: ({ services, user, params, body }) => change(services, ownDevice(services, user, params.name), body),
 	}),
 ];

@@ -1,0 +1,112 @@
+// n8n as a server, for the e2e of what only a running n8n does: active workflows (webhook triggers),
+// waiting executions resumed by a webhook or a timer, and surviving a restart. The instance is the one
+// of `n8nCli` (same user folder, so the same SQLite database, credentials and workflows): import and
+// publish with its CLI while the server is stopped, then `start()`; `stop()` and `start()` again is a
+// restart on the same data.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { N8N_BIN, NODE24, failure, freePort, n8nCli, n8nEnv } from './n8n';
+
+/** An execution as n8n's database holds it. */
+export interface Execution {
+	id: string;
+	workflowId: string;
+	status: string;
+	finished: boolean;
+	waitTill: string | null;
+}
+
+/** Printed once n8n has started its server and activated the published workflows. */
+const READY = /Editor is now accessible via/;
+
+export async function n8nServer(dir: string, extensions: string) {
+	const port = await freePort();
+	const url = `http://127.0.0.1:${port}`;
+	const cli = await n8nCli(dir, extensions);
+	let child: ChildProcess | undefined;
+	let log = '';
+
+	const server = {
+		url,
+		/** Where a Webhook trigger node with `path` listens once its workflow is active. */
+		webhookUrl: (webhookPath: string) => `${url}/webhook/${webhookPath}`,
+		importCredentials: cli.importCredentials,
+		importWorkflow: cli.importWorkflow,
+		/** Makes the workflow's current version the active one (n8n 2.x); it runs from the next start. */
+		async publish(workflowId: string) {
+			const exit = await cli.cli(['publish:workflow', `--id=${workflowId}`]);
+			if (exit.code !== 0) throw failure('n8n publish:workflow', exit);
+		},
+
+		/** Starts `n8n start` and resolves once it serves and its published workflows are active. */
+		async start(timeoutMs = 3 * 60_000) {
+			if (child) throw new Error('n8n is running already');
+			const env = await n8nEnv(dir, extensions);
+			Object.assign(env, {
+				N8N_PORT: String(port),
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_WEBHOOK_URL: `${url}/`, // the base of resume URLs ($execution.resumeUrl) and webhook URLs
+				N8N_LOG_LEVEL: 'info',
+				// Activate the published workflows before the ready line, not later from the publication outbox.
+				N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false',
+			});
+			log = '';
+			// Its own process group, so stop() ends n8n and its task runner together.
+			const started = spawn(NODE24, [N8N_BIN, 'start'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+			child = started;
+			await new Promise<void>((resolve, reject) => {
+				const timer = setTimeout(() => reject(new Error(`n8n did not start in ${timeoutMs / 1000} s:\n${log.slice(-4000)}`)), timeoutMs);
+				const onData = (chunk: Buffer) => {
+					log += chunk.toString();
+					if (READY.test(log)) {
+						clearTimeout(timer);
+						resolve();
+					}
+				};
+				started.stdout!.on('data', onData);
+				started.stderr!.on('data', onData);
+				started.once('exit', (code) => {
+					clearTimeout(timer);
+					reject(new Error(`n8n exited (code ${code}) before it was ready:\n${log.slice(-4000)}`));
+				});
+			});
+		},
+
+		/** Stops n8n as a shutdown would (SIGTERM: waiting executions stay in the database), then waits for it to exit. */
+		async stop() {
+			const running = child;
+			if (!running) return;
+			child = undefined;
+			const exited = new Promise((resolve) => running.once('exit', resolve));
+			if (running.exitCode === null) {
+				process.kill(-running.pid!, 'SIGTERM');
+				const kill = setTimeout(() => process.kill(-running.pid!, 'SIGKILL'), 45_000);
+				await exited;
+				clearTimeout(kill);
+			}
+		},
+
+		/** What n8n printed since the last start (for failure messages). */
+		log: () => log,
+
+		/** The workflow's executions, oldest first, read from n8n's database. */
+		executions(workflowId: string): Execution[] {
+			const file = path.join(dir, '.n8n', 'database.sqlite');
+			if (!fs.existsSync(file)) return [];
+			const db = new Database(file, { readonly: true, fileMustExist: true });
+			try {
+				const rows = db
+					.prepare('SELECT id, workflowId, status, finished, waitTill FROM execution_entity WHERE workflowId = ? ORDER BY id')
+					.all(workflowId) as Array<Omit<Execution, 'id' | 'finished'> & { id: number | string; finished: number }>;
+				return rows.map((row) => ({ ...row, id: String(row.id), finished: Boolean(row.finished) }));
+			} finally {
+				db.close();
+			}
+		},
+	};
+	return server;
+}
+
+export type N8nServer = Awaited<ReturnType<typeof n8nServer>>;
