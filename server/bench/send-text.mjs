@@ -2,7 +2,9 @@
  * Benchmark: `POST /wp-json/wdm/v1/send/text` on the reference server, against a bare Fastify JSON echo.
  *
  *   npm run bench                      (builds server/dist first)
- *   BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 node server/bench/send-text.mjs
+ *   BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10,50 node server/bench/send-text.mjs
+ *
+ * Every connection count of BENCH_CONNECTIONS (default 10 and 50) gets its own rounds and its own ratio.
  *
  * What is measured
  *   A: the reference server, built (server/dist), started in this process with `startApp` on a temporary
@@ -54,9 +56,8 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
+import { envNumber, fmt, median, pairedDevice, quantile, requireFromServer, sleep, startReference, writeSection } from './lib.mjs';
 
 const TARGET_RATIO = 0.25;
 
@@ -64,37 +65,18 @@ const TARGET_RATIO = 0.25;
 // Main thread: the servers under test.
 
 async function main() {
-	const here = path.dirname(fileURLToPath(import.meta.url));
-	const serverDir = path.resolve(here, '..');
-	const dist = path.join(serverDir, 'dist');
-	if (!fs.existsSync(path.join(dist, 'app.js'))) {
-		console.error(`server/dist is missing: build it first (npm run build -w server)`);
-		process.exit(2);
-	}
-	const requireFromServer = createRequire(path.join(serverDir, 'package.json'));
-	const { startApp } = requireFromServer('./dist/app.js');
-	const { configSchema } = requireFromServer('./dist/config.js');
 	const Fastify = requireFromServer('fastify');
 
 	const settings = {
 		duration: envNumber('BENCH_DURATION', 10),
 		warmup: envNumber('BENCH_WARMUP', 2),
 		rounds: Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 3))),
-		connections: Math.max(1, Math.round(envNumber('BENCH_CONNECTIONS', 10))),
+		connections: connectionCounts(process.env.BENCH_CONNECTIONS ?? '10,50'),
 	};
 	if (!(settings.duration > 0)) throw new Error('BENCH_DURATION must be more than 0 seconds');
 
-	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-bench-'));
-	const adminKey = 'bench_admin_key_0123456789';
-	const config = configSchema.parse({
-		port: 0,
-		host: '127.0.0.1',
-		data: dataDir,
-		logLevel: 'silent',
-		pairing: 'manual',
-		adminKey,
-	});
-	const ref = await startApp(config);
+	const reference = await startReference();
+	const { config, app: ref } = reference;
 	const echo = Fastify({ logger: false });
 	echo.post('/echo', async (request) => request.body);
 	await echo.listen({ port: 0, host: '127.0.0.1' });
@@ -105,7 +87,7 @@ async function main() {
 
 	let failed = false;
 	try {
-		const device = await pairedDevice(ref.url, adminKey, 'bench');
+		const device = await pairedDevice(ref.url, 'bench');
 		const deviceId = ref.services.store.devices.byName('bench').id;
 		const body = JSON.stringify({ number: '5511999990001', text: 'Benchmark message: your order #1234 has shipped.' });
 
@@ -129,50 +111,69 @@ async function main() {
 		const settleMs = config.receiptDelayMs + 700;
 
 		console.log(
-			`wdm bench: ${settings.rounds} round(s) of send/text and bare echo, ${settings.connections} connections, ` +
+			`wdm bench: ${settings.rounds} round(s) of send/text and bare echo at ${settings.connections.join(' and ')} connections, ` +
 				`${settings.warmup}s warm-up + ${settings.duration}s each; node ${process.version}, ${os.cpus().length} CPU(s)`,
 		);
-		const rounds = [];
-		for (let i = 0; i < settings.rounds; i++) {
-			const order = i % 2 === 0 ? ['send', 'echo'] : ['echo', 'send'];
-			const round = {};
-			for (const key of order) {
-				const t = targets[key];
-				const runs = [];
-				if (settings.warmup > 0) runs.push(await generator.run({ ...t, connections: settings.connections, duration: settings.warmup }));
-				const elu = performance.eventLoopUtilization();
-				const measured = await generator.run({ ...t, connections: settings.connections, duration: settings.duration });
-				// Time this thread (the server's) spent running rather than waiting, per answered request.
-				measured.busyUs = (performance.eventLoopUtilization(elu).active * 1000) / measured.responses;
-				runs.push(measured);
-				for (const r of runs) {
-					if (key === 'send') totals.send2xx += r.s2xx;
-					totals.non2xx += r.non2xx;
-					totals.errors += r.errors;
-					totals.timeouts += r.timeouts;
+		const summaries = [];
+		for (const connections of settings.connections) {
+			const rounds = [];
+			for (let i = 0; i < settings.rounds; i++) {
+				const order = i % 2 === 0 ? ['send', 'echo'] : ['echo', 'send'];
+				const round = {};
+				for (const key of order) {
+					const t = targets[key];
+					const runs = [];
+					if (settings.warmup > 0) runs.push(await generator.run({ ...t, connections, duration: settings.warmup }));
+					const elu = performance.eventLoopUtilization();
+					const measured = await generator.run({ ...t, connections, duration: settings.duration });
+					// Time this thread (the server's) spent running rather than waiting, per answered request.
+					measured.busyUs = (performance.eventLoopUtilization(elu).active * 1000) / measured.responses;
+					runs.push(measured);
+					for (const r of runs) {
+						if (key === 'send') totals.send2xx += r.s2xx;
+						totals.non2xx += r.non2xx;
+						totals.errors += r.errors;
+						totals.timeouts += r.timeouts;
+					}
+					round[key] = measured;
+					console.log(
+						`  ${connections} conn round ${i + 1} ${t.label.padEnd(9)} ${fmt(measured.rps, 0).padStart(7)} req/s  ` +
+							`p50 ${fmt(measured.p50, 2)} ms  p99 ${fmt(measured.p99, 2)} ms  server thread ${fmt(measured.busyUs, 0)} us/req` +
+							`  (${measured.responses} responses in ${fmt(measured.seconds, 2)} s)`,
+					);
+					await sleep(settleMs);
 				}
-				round[key] = measured;
-				console.log(
-					`  round ${i + 1} ${t.label.padEnd(9)} ${fmt(measured.rps, 0).padStart(7)} req/s  ` +
-						`p50 ${fmt(measured.p50, 2)} ms  p99 ${fmt(measured.p99, 2)} ms  server thread ${fmt(measured.busyUs, 0)} us/req` +
-						`  (${measured.responses} responses in ${fmt(measured.seconds, 2)} s)`,
-				);
-				await sleep(settleMs);
+				round.ratio = round.send.rps / round.echo.rps;
+				console.log(`  ${connections} conn round ${i + 1} ratio     ${fmt(round.ratio, 3)}`);
+				rounds.push(round);
 			}
-			round.ratio = round.send.rps / round.echo.rps;
-			console.log(`  round ${i + 1} ratio     ${fmt(round.ratio, 3)}`);
-			rounds.push(round);
+			const med = (f) => median(rounds.map(f));
+			const summary = (key) =>
+				`${fmt(med((r) => r[key].rps), 0)} req/s, p50 ${fmt(med((r) => r[key].p50), 2)} ms, p99 ${fmt(med((r) => r[key].p99), 2)} ms, server thread ${fmt(med((r) => r[key].busyUs), 0)} us/req`;
+			const row = (key) => `${fmt(med((r) => r[key].rps), 0)} | ${fmt(med((r) => r[key].p50), 2)} | ${fmt(med((r) => r[key].p99), 2)}`;
+			summaries.push({
+				connections,
+				ratio: med((r) => r.ratio),
+				send: summary('send'),
+				echo: summary('echo'),
+				sendRow: row('send'),
+				echoRow: row('echo'),
+				ratios: rounds.map((r) => fmt(r.ratio, 3)),
+			});
 		}
 
-		const med = (f) => median(rounds.map(f));
-		const ratio = med((r) => r.ratio);
 		console.log('');
-		const summary = (key) =>
-			`${fmt(med((r) => r[key].rps), 0)} req/s, p99 ${fmt(med((r) => r[key].p99), 2)} ms, server thread ${fmt(med((r) => r[key].busyUs), 0)} us/req`;
-		console.log(`send/text : ${summary('send')} (medians over ${rounds.length} round(s))`);
-		console.log(`bare echo : ${summary('echo')}`);
-		console.log(`ratios    : ${rounds.map((r) => fmt(r.ratio, 3)).join(', ')}`);
-		console.log(`ratio send/text vs bare echo: ${fmt(ratio, 2)} (target >= ${TARGET_RATIO})${ratio >= TARGET_RATIO ? '' : '  BELOW TARGET'}`);
+		for (const s of summaries) {
+			console.log(`${s.connections} connections (medians over ${settings.rounds} round(s)):`);
+			console.log(`  send/text : ${s.send}`);
+			console.log(`  bare echo : ${s.echo}`);
+			console.log(`  ratios    : ${s.ratios.join(', ')}`);
+		}
+		for (const s of summaries) {
+			console.log(
+				`ratio send/text vs bare echo at ${s.connections} connections: ${fmt(s.ratio, 2)} (target >= ${TARGET_RATIO})${s.ratio >= TARGET_RATIO ? '' : '  BELOW TARGET'}`,
+			);
+		}
 
 		// Correctness: one stored message per 2xx answer (warm-ups and the sanity request included), no failures.
 		await sleep(settleMs);
@@ -183,39 +184,36 @@ async function main() {
 		if (stored !== totals.send2xx) problems.push(`messages stored ${stored} != send/text 2xx ${totals.send2xx}`);
 		if (totals.non2xx) problems.push(`${totals.non2xx} non-2xx answers`);
 		if (totals.errors) problems.push(`${totals.errors} errors (${totals.timeouts} timeouts)`);
-		console.log(
-			`check     : messages stored ${stored}, send/text 2xx ${totals.send2xx}, non-2xx ${totals.non2xx}, errors ${totals.errors}` +
-				` (still awaiting receipt: ${stillSent}) -> ${problems.length ? 'FAIL: ' + problems.join('; ') : 'OK'}`,
-		);
+		const check =
+			`check: messages stored ${stored}, send/text 2xx ${totals.send2xx}, non-2xx ${totals.non2xx}, errors ${totals.errors}` +
+			` (still awaiting receipt: ${stillSent}) -> ${problems.length ? 'FAIL: ' + problems.join('; ') : 'OK'}`;
+		console.log(check);
+		writeSection('send-text', { BENCH_CONNECTIONS: settings.connections.join(','), BENCH_ROUNDS: settings.rounds, BENCH_DURATION: settings.duration }, [
+			'| connections | target | req/s (median) | p50 ms | p99 ms | ratio to bare echo (median) | ratios per round |',
+			'|---|---|---|---|---|---|---|',
+			...summaries.flatMap((s) => [
+				`| ${s.connections} | send/text | ${s.sendRow} | ${fmt(s.ratio, 2)} | ${s.ratios.join(', ')} |`,
+				`| ${s.connections} | bare echo | ${s.echoRow} |  |  |`,
+			]),
+			'',
+			...summaries.map((s) => `ratio send/text vs bare echo at ${s.connections} connections: ${fmt(s.ratio, 2)} (target >= ${TARGET_RATIO}).`),
+			'',
+			`${check}.`,
+		]);
 		failed = problems.length > 0;
 	} finally {
 		await generator.close();
 		await echo.close();
-		await ref.close();
-		fs.rmSync(dataDir, { recursive: true, force: true });
+		await reference.close();
 	}
 	process.exitCode = failed ? 1 : 0;
 }
 
-function envNumber(name, fallback) {
-	const raw = process.env[name];
-	if (raw === undefined || raw === '') return fallback;
-	const value = Number(raw);
-	if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number (got "${raw}")`);
-	return value;
-}
-
-async function pairedDevice(baseUrl, key, name) {
-	const api = `${baseUrl}/wp-json`;
-	const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-	const created = await fetch(`${api}/wdm/v1/devices`, { method: 'POST', headers: auth, body: JSON.stringify({ name }) });
-	const createdBody = await created.json();
-	if (created.status !== 201) throw new Error(`create device: ${JSON.stringify(createdBody)}`);
-	const qr = await fetch(`${api}/wdm/v1/devices/${name}/qr`, { headers: { authorization: auth.authorization } });
-	if (qr.status !== 200) throw new Error(`device QR: ${await qr.text()}`);
-	const paired = await fetch(`${api}/sandbox/v1/devices/${name}/pair`, { method: 'POST', headers: auth, body: '{}' });
-	if (paired.status !== 200) throw new Error(`pair device: ${await paired.text()}`);
-	return { token: createdBody.data.token };
+/** "10,50": the connection counts to measure at. */
+function connectionCounts(raw) {
+	const counts = raw.split(',').map((part) => Number(part.trim()));
+	if (!counts.length || counts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_CONNECTIONS must be whole numbers >= 1, comma separated (got "${raw}")`);
+	return counts;
 }
 
 function generatorClient(worker) {
@@ -237,12 +235,6 @@ function generatorClient(worker) {
 	};
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values) => {
-	const s = [...values].sort((a, b) => a - b);
-	return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const fmt = (n, digits) => n.toFixed(digits);
 
 // ---------------------------------------------------------------------------------------------------------
 // Worker thread: autocannon, one run per message.
@@ -321,11 +313,6 @@ function measure(autocannon, { url, headers, body, connections, duration }) {
 			}
 		}, duration * 1000);
 	});
-}
-
-function quantile(sorted, q) {
-	if (!sorted.length) return NaN;
-	return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 }
 
 // Last, so that every declaration above is initialised when `main` runs.

@@ -55,10 +55,12 @@ export const messageRoutes = [
 		}),
 		handler: ({ services, device, body }) => {
 			const chatid = body.chatid ? parseAddress(body.chatid, 'chatid').jid : undefined;
-			const { rows, total } = services.store.messages.find(device.id, { ...body, chatid });
+			const { rows, total, totalIsEstimate } = services.store.messages.find(device.id, { ...body, chatid });
 			return {
 				messages: rows.map((row) => messageView(row, services.baseUrl)),
 				total,
+				// Only when counting stopped at its cap (see TOTAL_COUNT_MARGIN): `total` is then a lower bound.
+				...(totalIsEstimate ? { totalIsEstimate } : {}),
 				limit: body.limit,
 				offset: body.offset,
 				...nextPage(body.offset, rows.length, total),

@@ -15,6 +15,13 @@ import { ProxiesRepo } from './proxies';
 import { UsersRepo } from './users';
 import { OutboxRepo, WebhooksRepo } from './webhooks';
 
+/**
+ * How often the planner's statistics are refreshed (`PRAGMA optimize`: it re-analyses only the tables
+ * that changed much since, within `analysis_limit`), so a store that grows while the server runs keeps
+ * its plans: SQLite advises every few hours for a connection that stays open.
+ */
+const OPTIMIZE_EVERY_MS = 60 * 60 * 1000;
+
 /** The embedded store: one SQLite database, one repository per table family. */
 export class Store {
 	readonly meta: MetaRepo;
@@ -42,6 +49,7 @@ export class Store {
 	private readonly inTx: <T>(fn: () => T) => T;
 	/** Units waiting for the next group commit (see `txShared`). */
 	private queued: { fn: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }[] = [];
+	private optimizer: NodeJS.Timeout;
 
 	constructor(readonly db: Db) {
 		this.inTx = db.transaction((fn: () => unknown) => fn()).immediate as <T>(fn: () => T) => T;
@@ -62,6 +70,18 @@ export class Store {
 		this.terms = new TermsRepo(db);
 		this.attachments = new AttachmentsRepo(db);
 		this.objects = new ObjectsRepo(db);
+		this.optimizer = setInterval(() => {
+			try {
+				this.optimize();
+			} catch {
+				// Busy (another process writing): only statistics, the next run refreshes them.
+			}
+		}, OPTIMIZE_EVERY_MS).unref();
+	}
+
+	/** Refreshes the planner's statistics of the tables that changed much (run every OPTIMIZE_EVERY_MS). */
+	optimize() {
+		this.db.pragma('optimize');
 	}
 
 	static open(data: string): Store {
@@ -110,6 +130,7 @@ export class Store {
 	}
 
 	close() {
+		clearInterval(this.optimizer);
 		this.db.close();
 	}
 }

@@ -26,6 +26,20 @@ export interface MessageQuery {
 	offset: number;
 }
 
+/**
+ * `total` is counted up to this many matches past the end of the asked page, through the same index
+ * as the page: exact below it, and past it a lower bound flagged `totalIsEstimate` (a device's whole
+ * history, or one track source tagging every message, would otherwise be counted on every page).
+ */
+export const TOTAL_COUNT_MARGIN = 1000;
+
+export interface MessagePage {
+	rows: MessageRow[];
+	total: number;
+	/** `total` reached the counting cap: at least that many match. */
+	totalIsEstimate: boolean;
+}
+
 export class MessagesRepo {
 	private insertStmt;
 
@@ -101,7 +115,7 @@ export class MessagesRepo {
 	}
 
 	/** Newest first; returns one row more than asked so the caller can tell whether more remain. */
-	find(deviceId: string, q: MessageQuery): { rows: MessageRow[]; total: number } {
+	find(deviceId: string, q: MessageQuery): MessagePage {
 		if (q.id) return this.findById(deviceId, q);
 		const where = ['device_id = @deviceId'];
 		if (q.chatid) where.push('chatid = @chatid');
@@ -110,23 +124,24 @@ export class MessagesRepo {
 		if (q.track_source) where.push(q.track_id ? '+track_source = @track_source' : 'track_source = @track_source');
 		if (q.track_id) where.push('track_id = @track_id');
 		const clause = where.join(' AND ');
-		const args = { ...q, deviceId };
-		const total = (this.db.prepare(`SELECT count(*) AS n FROM messages WHERE ${clause}`).get(args) as { n: number }).n;
+		const cap = q.offset + q.limit + TOTAL_COUNT_MARGIN;
+		const args = { ...q, deviceId, cap };
+		const total = (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE ${clause} LIMIT @cap)`).get(args) as { n: number }).n;
 		const rows = this.db
 			.prepare(`SELECT * FROM messages WHERE ${clause} ORDER BY timestamp DESC, rowid DESC LIMIT @limit OFFSET @offset`)
 			.all(args) as MessageRow[];
-		return { rows, total };
+		return { rows, total, totalIsEstimate: total === cap };
 	}
 
 	/** `find` by id: the one message (through `byId`), if it also matches the other filters. */
-	private findById(deviceId: string, q: MessageQuery): { rows: MessageRow[]; total: number } {
+	private findById(deviceId: string, q: MessageQuery): MessagePage {
 		const row = this.byId(deviceId, q.id!);
 		const matches =
 			!!row &&
 			(!q.chatid || row.chatid === q.chatid) &&
 			(!q.track_source || row.track_source === q.track_source) &&
 			(!q.track_id || row.track_id === q.track_id);
-		return { rows: matches && q.offset === 0 && q.limit > 0 ? [row] : [], total: matches ? 1 : 0 };
+		return { rows: matches && q.offset === 0 && q.limit > 0 ? [row] : [], total: matches ? 1 : 0, totalIsEstimate: false };
 	}
 
 	/** Queued messages whose time has come, oldest first. */

@@ -315,4 +315,19 @@ export const migrations: string[] = [
 	CREATE INDEX messages_awaiting_receipt ON messages(timestamp) WHERE from_me = 1 AND status = 'sent';
 	CREATE INDEX outbox_webhook ON outbox(webhook_id);
 	`,
+	// Subscriptions for one chat and for a limited time (WDM Send and Wait for Reply): a chat's events only,
+	// none after `expires_at` (ms), when the subscription is deleted.
+	`
+	ALTER TABLE webhooks ADD COLUMN chatid TEXT;
+	ALTER TABLE webhooks ADD COLUMN expires_at INTEGER;
+	`,
+	// Reads that stay flat, continued (issue 16): a subscription's waiting rows (the pull-forward after a
+	// receiver comes back) without walking its delivered history, a page of a device's contacts in name
+	// order without sorting all of them, and the scheduled posts due (checked on every write) without
+	// reading every post.
+	`
+	CREATE INDEX outbox_webhook_pending ON outbox(webhook_id, id) WHERE state = 'pending';
+	CREATE INDEX contacts_device_name ON contacts(device_id, name COLLATE NOCASE, jid);
+	CREATE INDEX content_scheduled ON content(date_gmt) WHERE status = 'future';
+	`,
 ];

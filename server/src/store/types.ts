@@ -107,6 +107,10 @@ export interface WebhookRow {
 	enabled: number;
 	secret: string;
 	created_at: number;
+	/** Only this chat's events (a JID), or every chat's when null. */
+	chatid: string | null;
+	/** No events after this (ms), and the subscription is deleted; null: no end. */
+	expires_at: number | null;
 }
 
 export interface OutboxRow {

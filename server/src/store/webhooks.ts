@@ -28,13 +28,18 @@ export class WebhooksRepo {
 		const id = existing?.id ?? `wh_${randomId(8)}`;
 		this.db
 			.prepare(
-				`INSERT INTO webhooks (id, device_id, url, events, exclude_messages, enabled, secret, created_at)
-				 VALUES (@id, @device_id, @url, @events, @exclude_messages, @enabled, @secret, @created_at)
+				`INSERT INTO webhooks (id, device_id, url, events, exclude_messages, enabled, secret, created_at, chatid, expires_at)
+				 VALUES (@id, @device_id, @url, @events, @exclude_messages, @enabled, @secret, @created_at, @chatid, @expires_at)
 				 ON CONFLICT(device_id, url) DO UPDATE SET events = excluded.events, exclude_messages = excluded.exclude_messages,
-				 enabled = excluded.enabled, secret = excluded.secret`,
+				 enabled = excluded.enabled, secret = excluded.secret, chatid = excluded.chatid, expires_at = excluded.expires_at`,
 			)
 			.run({ ...row, id, created_at: Date.now() });
 		return this.byId(id)!;
+	}
+
+	/** Deletes the device's subscriptions whose time is over (they already receive nothing: see `wants`). */
+	deleteExpired(deviceId: string, now: number) {
+		this.db.prepare('DELETE FROM webhooks WHERE device_id = ? AND expires_at <= ?').run(deviceId, now);
 	}
 
 	delete(id: string) {
@@ -65,16 +70,21 @@ export class OutboxRepo {
 	 * Makes the next `limit` rows of a subscription that wait because its receiver was unreachable (no
 	 * answer, or 502/503/504) due at `now`, oldest first (`due` keeps them in id order). Rows refused for
 	 * themselves (a 500 on that event) keep their backoff; `busy` rows are being attempted (a lease, not a backoff).
+	 * Answers whether any row was pulled.
 	 */
-	pullForward(webhookId: string, now: number, limit: number, busy: number[]) {
-		this.db
-			.prepare(
-				`UPDATE outbox SET next_attempt_at = @now WHERE id IN (
-				 SELECT id FROM outbox WHERE webhook_id = @webhookId AND state = 'pending' AND next_attempt_at > @now
-				 AND (last_status IS NULL OR last_status IN (502, 503, 504))
-				 AND id NOT IN (SELECT value FROM json_each(@busy)) ORDER BY id LIMIT @limit)`,
-			)
-			.run({ now, webhookId, limit, busy: JSON.stringify(busy) });
+	pullForward(webhookId: string, now: number, limit: number, busy: number[]): boolean {
+		const pull = this.db.prepare(
+			`UPDATE outbox SET next_attempt_at = @now WHERE id IN (
+			 SELECT id FROM outbox WHERE webhook_id = @webhookId AND state = 'pending' AND next_attempt_at > @now
+			 AND (last_status IS NULL OR last_status IN (502, 503, 504))
+			 AND id NOT IN (SELECT value FROM json_each(@busy)) ORDER BY id LIMIT @limit)`,
+		);
+		return pull.run({ now, webhookId, limit, busy: JSON.stringify(busy) }).changes > 0;
+	}
+
+	/** Pushes the next attempt of these rows to `until`: they are being attempted (see `WebhookDelivery`). */
+	lease(ids: number[], until: number) {
+		this.db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id IN (SELECT value FROM json_each(?))').run(until, JSON.stringify(ids));
 	}
 
 	nextDueAt(): number | undefined {
@@ -89,5 +99,14 @@ export class OutboxRepo {
 
 	ofWebhook(webhookId: string): OutboxRow[] {
 		return this.db.prepare('SELECT * FROM outbox WHERE webhook_id = ? ORDER BY id').all(webhookId) as OutboxRow[];
+	}
+
+	/** A subscription's delivery log, newest first (the dashboard's). */
+	latestOfWebhook(webhookId: string, limit: number): OutboxRow[] {
+		return this.db.prepare('SELECT * FROM outbox WHERE webhook_id = ? ORDER BY id DESC LIMIT ?').all(webhookId, limit) as OutboxRow[];
+	}
+
+	byId(id: number): OutboxRow | undefined {
+		return this.db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as OutboxRow | undefined;
 	}
 }

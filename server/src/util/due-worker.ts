@@ -13,6 +13,7 @@ export class DueWorker {
 	private timer?: NodeJS.Timeout;
 	private running?: Promise<void>;
 	private again = false;
+	private wakeQueued = false;
 	private stopped = false;
 
 	constructor(
@@ -22,7 +23,13 @@ export class DueWorker {
 	) {}
 
 	wake() {
-		if (!this.stopped) setImmediate(() => void this.pump());
+		// Many wakes in one turn (an event per outbox row written, thousands in a burst) make one run.
+		if (this.stopped || this.wakeQueued) return;
+		this.wakeQueued = true;
+		setImmediate(() => {
+			this.wakeQueued = false;
+			void this.pump();
+		});
 	}
 
 	private async pump() {
@@ -49,6 +56,11 @@ export class DueWorker {
 			this.timer = setTimeout(() => void this.pump(), Math.min(MAX_TIMER_MS, Math.max(0, at - Date.now())));
 			this.timer.unref();
 		}
+	}
+
+	/** Whether it still schedules work (the readiness check asks). */
+	get active(): boolean {
+		return !this.stopped;
 	}
 
 	/** Stops scheduling and waits for the run in progress. */

@@ -1,15 +1,25 @@
 import type { Config } from '../config';
-import { OutboundError, type Outbound } from '../outbound/fetch';
+import { OutboundError, POOL_CONNECTIONS, type Outbound } from '../outbound/fetch';
 import type { Store } from '../store';
-import type { OutboxRow } from '../store/types';
+import type { OutboxRow, WebhookRow } from '../store/types';
 import { DueWorker } from '../util/due-worker';
 import { sign } from './signing';
 
 /** 4xx answers that mean "try again later"; any other 4xx is final. */
 const RETRYABLE_4XX = new Set([408, 429]);
 
-/** Rows started at once, and pulled forward at once when a receiver recovers. */
-const BATCH = 32;
+/** Rows read (and leased) at once. */
+const BATCH = 256;
+
+/**
+ * Attempts under way to one subscription: two per kept-alive connection of its origin (`Outbound.post`),
+ * so the next request is ready when a connection frees up, yet none waits long enough for a slow receiver
+ * to run it out of time before it is sent. The cap also keeps one receiver from taking every row read.
+ */
+const PER_RECEIVER = 2 * POOL_CONNECTIONS;
+
+/** While rows wait for room, how often the worker looks at the outbox by itself. */
+const SATURATED_RECHECK_MS = 1000;
 
 /** Only the status of an answer matters: this much of its body is read, then the connection is closed. */
 const ANSWER_BYTES = 4096;
@@ -18,11 +28,24 @@ const ANSWER_BYTES = 4096;
  * Delivers the outbox at least once: each row is POSTed to its subscription's URL until it gets a
  * 2xx, with exponential backoff and jitter between attempts. A row being tried is leased (its next
  * attempt pushed past the timeout) so a crash mid-attempt only means one more attempt after restart.
+ * Throughput (thousands of events a second to one receiver): due rows are read and leased in batches,
+ * posted over kept-alive connections, and their outcomes recorded in shared commits (`txShared`).
  */
 export class WebhookDelivery {
 	readonly worker: DueWorker;
 	/** Attempts under way, by outbox id: their lease must not be pulled forward (that would send them twice at once). */
 	private inFlight = new Map<number, Promise<void>>();
+	/** Told after each attempt (its outcome recorded), with its outbox row as it was before (the dashboard's live delivery log). */
+	readonly attempted = new Set<(row: OutboxRow) => void>();
+	/** Attempts under way per subscription. */
+	private perReceiver = new Map<string, number>();
+	/** The last run left due rows for lack of room (see `nextRunAt`). */
+	private saturated = false;
+	/**
+	 * Subscriptions known to have no row waiting for their receiver to come back, so a success needs no
+	 * pull-forward query. Empty at start: rows may wait from before a restart.
+	 */
+	private nothingWaiting = new Set<string>();
 
 	constructor(
 		private store: Store,
@@ -30,26 +53,54 @@ export class WebhookDelivery {
 		private outbound: Outbound,
 		private onError: (error: unknown) => void,
 	) {
-		this.worker = new DueWorker(() => store.outbox.nextDueAt(), () => this.startDue(), onError);
+		this.worker = new DueWorker(() => this.nextRunAt(), () => this.startDue(), onError);
+	}
+
+	/**
+	 * When the worker runs next by itself. While rows wait for room, attempts finishing wake it; the timer
+	 * then only looks again now and then (rows of other receivers may fall due), instead of spinning.
+	 */
+	private nextRunAt(): number | undefined {
+		const due = this.store.outbox.nextDueAt();
+		return this.saturated && due !== undefined ? Math.max(due, Date.now() + SATURATED_RECHECK_MS) : due;
 	}
 
 	private startDue() {
 		const now = Date.now();
-		for (const row of this.store.outbox.due(now, BATCH)) {
-			this.store.outbox.update(row.id, { next_attempt_at: now + this.config.webhookTimeoutMs + 1000 });
+		const rows = this.store.outbox.due(now, BATCH);
+		const taken = rows.filter((row) => {
+			const busy = this.perReceiver.get(row.webhook_id) ?? 0;
+			if (busy >= PER_RECEIVER) return false;
+			this.perReceiver.set(row.webhook_id, busy + 1);
+			return true;
+		});
+		this.saturated = taken.length < rows.length;
+		if (!taken.length) return;
+		this.store.outbox.lease(
+			taken.map((row) => row.id),
+			now + this.config.webhookTimeoutMs + 1000,
+		);
+		const subscriptions = new Map<string, WebhookRow | undefined>();
+		for (const row of taken) {
+			if (!subscriptions.has(row.webhook_id)) subscriptions.set(row.webhook_id, this.store.webhooks.byId(row.webhook_id));
 			// A store error (say SQLITE_BUSY) must not become an unhandled rejection; the lease brings the row back.
-			const attempt = this.attempt(row)
+			const attempt = this.attempt(row, subscriptions.get(row.webhook_id))
 				.catch(this.onError)
 				.finally(() => {
 					this.inFlight.delete(row.id);
-					this.worker.wake();
+					const busy = this.perReceiver.get(row.webhook_id)! - 1;
+					if (busy) this.perReceiver.set(row.webhook_id, busy);
+					else this.perReceiver.delete(row.webhook_id);
+					// While rows wait for room, the next read waits for room for many of them (a read per
+					// finished attempt would read the same waiting rows again and again).
+					if (!this.saturated || busy <= PER_RECEIVER / 2) this.worker.wake();
+					for (const listener of this.attempted) listener(row);
 				});
 			this.inFlight.set(row.id, attempt);
 		}
 	}
 
-	private async attempt(row: OutboxRow) {
-		const sub = this.store.webhooks.byId(row.webhook_id);
+	private async attempt(row: OutboxRow, sub: WebhookRow | undefined) {
 		if (!sub || !sub.enabled) {
 			this.store.outbox.update(row.id, { state: 'failed', last_error: 'subscription disabled' });
 			return;
@@ -58,11 +109,9 @@ export class WebhookDelivery {
 		let status: number | null = null;
 		let error: string | null = null;
 		try {
-			const res = await this.outbound.fetch(sub.url, {
-				method: 'POST',
+			const res = await this.outbound.post(sub.url, {
 				headers: {
 					'content-type': 'application/json',
-					'user-agent': 'wdm-reference-server',
 					'webhook-id': row.event_id,
 					'webhook-timestamp': String(timestamp),
 					'webhook-signature': sign(sub.secret, row.event_id, timestamp, row.body),
@@ -71,8 +120,6 @@ export class WebhookDelivery {
 				// The whole attempt, so a trickling receiver cannot outlive the lease.
 				timeoutMs: this.config.webhookTimeoutMs,
 				maxBytes: ANSWER_BYTES,
-				truncate: true,
-				maxRedirects: 0,
 			});
 			status = res.status;
 		} catch (e) {
@@ -81,20 +128,33 @@ export class WebhookDelivery {
 		}
 		const attempts = row.attempts + 1;
 		if (status !== null && status >= 200 && status < 300) {
-			this.store.tx(() => {
+			await this.store.txShared(() => {
 				this.store.outbox.update(row.id, { state: 'delivered', attempts, last_status: status, last_error: null });
 				// The receiver is back: its backlog goes now rather than when each row's backoff ends.
-				this.store.outbox.pullForward(sub.id, Date.now(), BATCH, [...this.inFlight.keys()]);
+				if (!this.nothingWaiting.has(sub.id) && !this.store.outbox.pullForward(sub.id, Date.now(), BATCH, [...this.inFlight.keys()])) {
+					this.nothingWaiting.add(sub.id);
+				}
 			});
 		} else if (status === 410) {
-			this.store.tx(() => {
+			await this.store.txShared(() => {
 				this.store.webhooks.disable(sub.id);
 				this.store.outbox.update(row.id, { state: 'failed', attempts, last_status: status, last_error: 'receiver answered 410 Gone; subscription disabled' });
 			});
 		} else if ((status !== null && status >= 400 && status < 500 && !RETRYABLE_4XX.has(status)) || attempts >= this.config.webhookMaxAttempts) {
-			this.store.outbox.update(row.id, { state: 'failed', attempts, last_status: status, last_error: error ?? `HTTP ${status}` });
+			await this.store.txShared(() =>
+				this.store.outbox.update(row.id, { state: 'failed', attempts, last_status: status, last_error: error ?? `HTTP ${status}` }),
+			);
 		} else {
-			this.store.outbox.update(row.id, { attempts, last_status: status, last_error: error ?? `HTTP ${status}`, next_attempt_at: Date.now() + this.backoff(attempts) });
+			// Waiting for its receiver (no answer, 502-504): the next success pulls it forward.
+			if (status === null || (status >= 502 && status <= 504)) this.nothingWaiting.delete(sub.id);
+			await this.store.txShared(() =>
+				this.store.outbox.update(row.id, {
+					attempts,
+					last_status: status,
+					last_error: error ?? `HTTP ${status}`,
+					next_attempt_at: Date.now() + this.backoff(attempts),
+				}),
+			);
 		}
 	}
 
@@ -107,5 +167,7 @@ export class WebhookDelivery {
 	async stop() {
 		await this.worker.stop();
 		await Promise.allSettled([...this.inFlight.values()]);
+		// Only deliveries use the kept-alive connections (`Outbound.post`).
+		await this.outbound.close();
 	}
 }
