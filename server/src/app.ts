@@ -2,6 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { clientErrors, frameworkErrors, installErrorHandling, registerRoutes, rewriteRestRoute } from './http/dispatch';
 import { serveFiles } from './media/serve';
+import { serveOpenApi } from './http/openapi';
+import { serveObservability } from './observability';
+import { registerDashboard } from './dashboard';
 import { ensureAdmin, type AdminAccess } from './bootstrap';
 import { routes } from './routes';
 import { Services, type ServiceOptions } from './services';
@@ -30,6 +33,9 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	installErrorHandling(app, config.bodyLimit);
 	registerRoutes(app, routes, services);
 	serveFiles(app, services);
+	serveOpenApi(app, routes);
+	serveObservability(app, services);
+	registerDashboard(app);
 	// In-flight requests finish first (Fastify closes the listener), then background work is persisted.
 	app.addHook('onClose', async () => services.stop());
 	// Their answers close their connections: an idle keep-alive socket would hold the shutdown open

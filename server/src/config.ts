@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { z } from 'zod';
 import { builtInIssues, validationMessage } from './http/errors';
 
@@ -83,17 +84,49 @@ export function settingsHelp(): string {
 		.join('\n');
 }
 
-/** Reads the settings from flags and the environment; throws a message naming the bad setting. */
-export function loadConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv): Config {
-	const input: Record<string, string> = {};
+/**
+ * Reads the settings from flags, the environment and a config file (`--config wdm.json`: an object
+ * with the flags' names as keys, e.g. `{"port": 8081, "pair-delay-ms": 500}`), in that order of
+ * precedence; throws a message naming the bad setting and where it came from.
+ */
+export function loadConfig(flags: Record<string, string | undefined>, env: NodeJS.ProcessEnv, file?: ConfigFile): Config {
+	const input: Record<string, unknown> = {};
+	const fromFile = new Set<string>();
 	for (const key of Object.keys(configSchema.shape)) {
 		const value = flags[kebab(key)] ?? env[envName(key)];
 		if (value !== undefined) input[key] = value;
+		else if (file && kebab(key) in file.settings) {
+			input[key] = file.settings[kebab(key)];
+			fromFile.add(key);
+		}
 	}
 	const result = configSchema.safeParse(input, builtInIssues);
 	if (!result.success) {
 		// Same wording as the API's validation messages: `--port (WDM_PORT) must be a number (got string "x")`.
-		throw new Error(validationMessage(result.error, input, 'settings', ([key]) => `--${kebab(String(key))} (${envName(String(key))})`));
+		const label = (key: string) => (fromFile.has(key) ? `"${kebab(key)}" in ${file!.path}` : `--${kebab(key)} (${envName(key)})`);
+		throw new Error(validationMessage(result.error, input, 'settings', ([key]) => label(String(key))));
 	}
 	return result.data;
+}
+
+export interface ConfigFile {
+	path: string;
+	settings: Record<string, unknown>;
+}
+
+/** Reads a config file: a JSON object whose keys are the flags' names; anything else is refused, naming the file. */
+export function readConfigFile(path: string): ConfigFile {
+	let settings: unknown;
+	try {
+		settings = JSON.parse(fs.readFileSync(path, 'utf8'));
+	} catch (error) {
+		throw new Error(`--config ${path}: ${(error as Error).message}`);
+	}
+	if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+		throw new Error(`--config ${path}: must be a JSON object whose keys are the settings' flag names, e.g. {"port": 8081}`);
+	}
+	const known = new Set(Object.keys(configSchema.shape).map(kebab));
+	const unknown = Object.keys(settings).filter((key) => !known.has(key));
+	if (unknown.length) throw new Error(`--config ${path}: unknown setting${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (the keys are the flags' names, see --help)`);
+	return { path, settings: settings as Record<string, unknown> };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { configSchema, envName, kebab, loadConfig, settingsHelp, type Config } from './config';
+import { configSchema, envName, kebab, loadConfig, readConfigFile, settingsHelp, type Config } from './config';
 import { startApp } from './app';
 import { Store } from './store';
 import type { AdminAccess } from './bootstrap';
@@ -15,7 +15,11 @@ Usage:
                                       and site application password (works while a server runs)
   wdm-server users password NAME      issue another site application password for a user
 
-Options (each also an environment variable; a flag wins over the variable):
+  --config FILE
+      a JSON file of settings, keyed by the flags' names: {"port": 8081, "pair-delay-ms": 500}
+      (a flag wins over the environment, the environment over the file)
+
+Options (each also an environment variable and a key of the config file):
 ${settingsHelp()}
 `;
 
@@ -99,12 +103,12 @@ async function main(argv: string[]) {
 	const options = Object.fromEntries(Object.keys(configSchema.shape).map((k) => [kebab(k), { type: 'string' as const }]));
 	const { values, positionals } = parseArgs({
 		args: argv,
-		options: { ...options, role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+		options: { ...options, config: { type: 'string' }, role: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
 		allowPositionals: true,
 	});
 	if (values.help) return console.log(USAGE);
-	const { role, ...settings } = values;
-	const config = loadConfig(settings as Record<string, string>, process.env);
+	const { role, config: configPath, ...settings } = values;
+	const config = loadConfig(settings as Record<string, string>, process.env, configPath === undefined ? undefined : readConfigFile(configPath));
 	if (positionals[0] === 'users' && positionals[1] === 'create') return createUser(positionals[2], role, config);
 	if (positionals[0] === 'users' && positionals[1] === 'password') return newAppPassword(positionals[2], config);
 	if (positionals.length) throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);

@@ -22,7 +22,7 @@ const isGatewayUrl = (url: string) => /^\/wp-json\/(wdm|sandbox)\/v1\/[^/?#]/.te
  * Whether a route answers with the gateway envelope: the routes of a gateway namespace except the
  * namespace's index, which the REST server itself serves (bare, as WordPress does).
  */
-const usesEnvelope = (path: string) => GATEWAY_NAMESPACES.has(namespaceOf(path)) && path !== `/${namespaceOf(path)}`;
+export const usesEnvelope = (path: string) => GATEWAY_NAMESPACES.has(namespaceOf(path)) && path !== `/${namespaceOf(path)}`;
 
 /**
  * Maps the plain-permalink form onto the pretty one, as the host site does:

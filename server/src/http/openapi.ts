@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { z, type ZodType } from 'zod';
+import type { AuthScheme, Route } from './route';
+import { namespaceOf } from './route';
+import { REST_PREFIX, usesEnvelope } from './dispatch';
+
+/**
+ * The OpenAPI 3.1 document of the route table: one more reader of `routes.ts`, like the site index.
+ * Paths are the pretty permalinks (`/wp-json/...`); every route also answers at
+ * `/index.php?rest_route=...`, which OpenAPI cannot express as a path, so the description says so.
+ */
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[]; $defs?: Record<string, JsonSchema> };
+
+/** The three ways a caller signs in, as OpenAPI security schemes (keys used by `security` below). */
+export const SECURITY_SCHEMES = {
+	apiKey: { type: 'http', scheme: 'bearer', description: "A user's API key: `Authorization: Bearer <API key>` (device and sandbox routes)." },
+	instanceToken: { type: 'apiKey', in: 'header', name: 'token', description: "A device's instance token, as `POST /wdm/v1/devices` answers it (every other gateway route)." },
+	applicationPassword: {
+		type: 'http',
+		scheme: 'basic',
+		description: 'A site user and one of its application passwords (the site routes). Anonymous callers may read published content.',
+	},
+} as const;
+
+/** What each auth scheme of the table asks for; `site` routes also take anonymous callers (`{}`). */
+const SECURITY: Record<AuthScheme, Record<string, string[]>[]> = {
+	none: [],
+	user: [{ apiKey: [] }],
+	instance: [{ instanceToken: [] }],
+	site: [{ applicationPassword: [] }, {}],
+};
+
+const toJson = (schema: ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+
+/**
+ * A converted schema without its own `$schema`, its `$defs` moved into the document's components
+ * (refs rewritten): a `#/$defs/...` ref inside a path item would point at the document root.
+ */
+function embed(json: JsonSchema, prefix: string, components: Record<string, JsonSchema>): JsonSchema {
+	const { $schema, $defs, ...rest } = json;
+	if (!$defs) return rest;
+	const renamed = (name: string) => `${prefix}_${name}`;
+	for (const [name, def] of Object.entries($defs)) components[renamed(name)] = def;
+	return JSON.parse(JSON.stringify(rest).replace(/"#\/\$defs\/([^"]+)"/g, (_, name: string) => `"#/components/schemas/${renamed(name)}"`));
+}
+
+const operationId = (r: Route) => `${r.method.toLowerCase()}${r.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c?: string) => (c ?? '').toUpperCase())}` || r.method.toLowerCase();
+
+function parameters(r: Route, id: string, components: Record<string, JsonSchema>) {
+	const out: object[] = [];
+	const pathParams = embed(toJson(r.params ?? z.object({})), id, components);
+	// Every segment of the template is a parameter, declared in the route's schema or not.
+	for (const [, name] of r.path.matchAll(/\{(\w+)\}/g)) {
+		const declared = pathParams.properties?.[name] ?? { type: 'string' };
+		const pattern = r.patterns?.[name];
+		out.push({ name, in: 'path', required: true, schema: pattern ? { ...declared, pattern: `^(?:${pattern})$` } : declared });
+	}
+	if (r.query) {
+		const query = embed(toJson(r.query), id, components);
+		for (const [name, schema] of Object.entries(query.properties ?? {})) {
+			const { description, ...rest } = schema;
+			out.push({
+				name,
+				in: 'query',
+				required: query.required?.includes(name) ?? false,
+				...(typeof description === 'string' ? { description } : {}),
+				schema: rest,
+			});
+		}
+	}
+	return out;
+}
+
+function requestBody(r: Route, id: string, components: Record<string, JsonSchema>) {
+	if (r.rawBody) {
+		return { description: 'The file itself; name it with `Content-Disposition: attachment; filename=...`.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+	}
+	if (!r.body) return undefined;
+	const schema = toJson(r.body);
+	return { required: (schema.required?.length ?? 0) > 0, content: { 'application/json': { schema: embed(schema, id, components) } } };
+}
+
+/** Answers: the gateway's envelope, or WordPress's bare JSON; errors in the namespace's format. */
+function responses(r: Route) {
+	if (usesEnvelope(r.path)) {
+		return {
+			'200': { description: 'Success: the envelope with the data', content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewaySuccess' } } } },
+			default: { description: 'Error: the envelope with one sentence saying what is wrong', content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } } },
+		};
+	}
+	return {
+		'200': { description: "The route's answer, as WordPress gives it (lists carry `X-WP-Total` and `X-WP-TotalPages`)" },
+		default: { description: "Error, WordPress's format", content: { 'application/json': { schema: { $ref: '#/components/schemas/SiteError' } } } },
+	};
+}
+
+const SHARED_SCHEMAS: Record<string, JsonSchema> = {
+	GatewaySuccess: { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: {} } },
+	GatewayError: { type: 'object', required: ['success', 'message'], properties: { success: { const: false }, message: { type: 'string' } } },
+	SiteError: {
+		type: 'object',
+		required: ['code', 'message', 'data'],
+		properties: { code: { type: 'string' }, message: { type: 'string' }, data: { type: 'object', properties: { status: { type: 'integer' } } } },
+	},
+};
+
+const tagOf = (r: Route) => namespaceOf(r.path) || 'index';
+
+/** The OpenAPI 3.1 document of `routes`: one operation per route of the table. */
+export function openApiDocument(routes: Route[], info: { title: string; version: string }) {
+	const components: Record<string, JsonSchema> = { ...SHARED_SCHEMAS };
+	const paths: Record<string, Record<string, object>> = {};
+	const tags: string[] = [];
+	for (const r of routes) {
+		const id = operationId(r);
+		const tag = tagOf(r);
+		if (!tags.includes(tag)) tags.push(tag);
+		const item = (paths[REST_PREFIX + r.path] ??= {});
+		const method = r.method.toLowerCase();
+		if (item[method]) throw new Error(`route ${r.method} ${r.path} is declared twice`);
+		const body = requestBody(r, id, components);
+		item[method] = {
+			operationId: id,
+			summary: r.summary,
+			tags: [tag],
+			security: SECURITY[r.auth],
+			parameters: parameters(r, id, components),
+			...(body ? { requestBody: body } : {}),
+			responses: responses(r),
+		};
+	}
+	return {
+		openapi: '3.1.0',
+		info: {
+			...info,
+			description:
+				'Every route also answers at `/index.php?rest_route=<route>` (e.g. `/index.php?rest_route=/wdm/v1/devices`). ' +
+				'Gateway routes (`wdm/v1`, `sandbox/v1`) answer an envelope `{success, data}`; the site routes answer as WordPress does.',
+		},
+		servers: [{ url: '/' }],
+		tags: tags.map((name) => ({ name })),
+		paths,
+		components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
+	};
+}
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;
+
+/**
+ * The server package's version. Resolved by the package's name, which finds it from src/, from dist/,
+ * from a build elsewhere that shares the repository's node_modules, and from an installed copy.
+ */
+const packageVersion = (): string => JSON.parse(fs.readFileSync(require.resolve('wdm-reference-server/package.json'), 'utf8')).version;
+
+/** Built once per table: converting every schema takes a noticeable moment (tests start many servers). */
+const documents = new WeakMap<Route[], OpenApiDocument>();
+
+function documentOf(routes: Route[]): OpenApiDocument {
+	let document = documents.get(routes);
+	if (!document) documents.set(routes, (document = openApiDocument(routes, { title: 'WDM reference server', version: packageVersion() })));
+	return document;
+}
+
+/**
+ * `GET /openapi.json`, and the interactive page at `/docs` (Swagger UI, served from its npm package:
+ * no CDN; the online validator badge is off). `@fastify/swagger` serves our document as it is (static
+ * mode): our routes validate with zod in the handler, not with Fastify schemas it could read.
+ */
+export function serveOpenApi(app: FastifyInstance, routes: Route[]) {
+	app.register(swagger, { mode: 'static', specification: { document: documentOf(routes) as never } });
+	app.register(swaggerUi, {
+		routePrefix: '/docs',
+		logLevel: 'warn',
+		theme: { title: 'WDM reference server: API' },
+		uiConfig: { deepLinking: true, tryItOutEnabled: true, persistAuthorization: true },
+	});
+	app.get('/openapi.json', async () => app.swagger());
+}

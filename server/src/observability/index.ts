@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Services } from '../services';
+import type { DeviceStatus } from '../store/types';
+
+const DEVICE_STATUSES: DeviceStatus[] = ['disconnected', 'connecting', 'connected'];
+const OUTBOX_STATES = ['pending', 'delivered', 'failed'];
+
+/** Requests that matched no route share one label value: a label per unknown URL would grow without bound. */
+const UNMATCHED = 'unmatched';
+
+/**
+ * `/healthz`, `/readyz` and the Prometheus `/metrics` of one server. Every number about the server's
+ * work is read from the store when scraped (queued sends, the webhook outbox, devices): the store is
+ * the truth, and counts stay right across restarts and other processes (`wdm-server users`).
+ * Each server has its own registry, so several servers in one process (the tests) do not mix.
+ */
+export function serveObservability(app: FastifyInstance, services: Services) {
+	const registry = new Registry();
+	collectDefaultMetrics({ register: registry });
+	const db = services.store.db;
+
+	const duration = new Histogram({
+		name: 'wdm_http_request_duration_seconds',
+		help: 'Time to answer an HTTP request, per route (as registered) and status',
+		labelNames: ['method', 'route', 'status_code'],
+		buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+		registers: [registry],
+	});
+	app.addHook('onResponse', (request, reply, done) => {
+		const route = request.routeOptions.url ?? UNMATCHED;
+		duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+		done();
+	});
+
+	new Gauge({
+		name: 'wdm_send_queue_depth',
+		help: 'Messages queued for sending (async or scheduled sends not yet handed to the network)',
+		registers: [registry],
+		collect() {
+			this.set((db.prepare("SELECT count(*) AS n FROM messages WHERE status = 'queued'").get() as { n: number }).n);
+		},
+	});
+	new Gauge({
+		name: 'wdm_webhook_outbox_backlog',
+		help: 'Webhook events waiting for delivery (first attempt or a retry)',
+		registers: [registry],
+		collect() {
+			this.set((db.prepare("SELECT count(*) AS n FROM outbox WHERE state = 'pending'").get() as { n: number }).n);
+		},
+	});
+	new Gauge({
+		name: 'wdm_webhook_events',
+		help: 'Webhook events in the outbox by delivery result: pending, delivered (a 2xx), failed (given up)',
+		labelNames: ['state'],
+		registers: [registry],
+		collect() {
+			const rows = db.prepare('SELECT state, count(*) AS n FROM outbox GROUP BY state').all() as { state: string; n: number }[];
+			for (const state of OUTBOX_STATES) this.set({ state }, rows.find((r) => r.state === state)?.n ?? 0);
+		},
+	});
+	new Gauge({
+		name: 'wdm_webhook_attempts',
+		help: 'Webhook delivery attempts made for the events in the outbox',
+		registers: [registry],
+		collect() {
+			this.set((db.prepare('SELECT coalesce(sum(attempts), 0) AS n FROM outbox').get() as { n: number }).n);
+		},
+	});
+	new Gauge({
+		name: 'wdm_devices',
+		help: 'Devices by connection status',
+		labelNames: ['status'],
+		registers: [registry],
+		collect() {
+			const rows = db.prepare('SELECT status, count(*) AS n FROM devices GROUP BY status').all() as { status: string; n: number }[];
+			for (const status of DEVICE_STATUSES) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
+		},
+	});
+
+	app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+
+	// The process answers: nothing else is checked (a liveness probe that restarts on a busy store would make it worse).
+	app.get('/healthz', async () => ({ status: 'ok' }));
+
+	app.get('/readyz', async (_request, reply) => {
+		const checks = { store: storeWritable(services), sendQueue: services.sendQueue.worker.active, webhookDelivery: services.delivery.worker.active };
+		const ready = Object.values(checks).every(Boolean);
+		return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+	});
+}
+
+/** A real write in a transaction: a read-only, full or locked store fails it (after the busy timeout). */
+function storeWritable(services: Services): boolean {
+	try {
+		services.store.tx(() => services.store.meta.set('ready_checked_at', new Date().toISOString()));
+		return true;
+	} catch (error) {
+		services.log.warn({ err: error }, 'readiness: the store refused a write');
+		return false;
+	}
+}

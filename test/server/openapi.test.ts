@@ -1,0 +1,86 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { Browser } from 'playwright-core';
+import { routes } from '../../server/src/routes';
+import type { App } from '../../server/src/app';
+import { launchBrowser } from '../helpers/browser';
+import { startServer } from '../helpers/server';
+
+let server: App;
+let doc: any;
+beforeAll(async () => {
+	server = await startServer();
+	const res = await fetch(`${server.url}/openapi.json`);
+	expect(res.status).toBe(200);
+	expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+	doc = await res.json();
+});
+afterAll(() => server.close());
+
+test('the document is valid OpenAPI 3.1, every $ref resolving', async () => {
+	expect(doc.openapi).toBe('3.1.0');
+	// Validates against the OpenAPI 3.1 schema and resolves every $ref (it works on a copy: `doc` stays as served).
+	await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeDefined();
+});
+
+test('every route of the table is one operation, with the security its auth asks for', () => {
+	const expected = { none: [], user: [{ apiKey: [] }], instance: [{ instanceToken: [] }], site: [{ applicationPassword: [] }, {}] };
+	const operations = Object.values(doc.paths).flatMap((item: any) => Object.values(item));
+	expect(operations).toHaveLength(routes.length);
+	for (const r of routes) {
+		const operation = doc.paths[`/wp-json${r.path}`]?.[r.method.toLowerCase()];
+		expect({ route: `${r.method} ${r.path}`, summary: operation?.summary, security: operation?.security }).toEqual({
+			route: `${r.method} ${r.path}`,
+			summary: r.summary,
+			security: expected[r.auth],
+		});
+	}
+	const ids = operations.map((o: any) => o.operationId);
+	expect(new Set(ids).size).toBe(ids.length);
+	expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'applicationPassword', 'instanceToken']);
+	expect(doc.components.securitySchemes.instanceToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'token' });
+});
+
+test('parameters and bodies come from the route schemas', () => {
+	const sendText = doc.paths['/wp-json/wdm/v1/send/text'].post;
+	const body = sendText.requestBody.content['application/json'].schema;
+	expect(body.properties).toHaveProperty('number');
+	expect(body.properties).toHaveProperty('text');
+	expect(body.required).toEqual(expect.arrayContaining(['number', 'text']));
+	expect(sendText.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/GatewaySuccess');
+
+	const qr = doc.paths['/wp-json/wdm/v1/devices/{name}/qr'].get;
+	expect(qr.parameters).toContainEqual(expect.objectContaining({ name: 'name', in: 'path', required: true }));
+
+	const posts = doc.paths['/wp-json/cms/v2/posts'].get;
+	const perPage = posts.parameters.find((p: any) => p.name === 'per_page');
+	expect(perPage).toMatchObject({ in: 'query', required: false });
+	expect(posts.responses.default.content['application/json'].schema.$ref).toBe('#/components/schemas/SiteError');
+
+	const upload = doc.paths['/wp-json/cms/v2/media'].post;
+	expect(Object.keys(upload.requestBody.content)).toEqual(['*/*']);
+});
+
+describe('/docs in a browser', () => {
+	let browser: Browser;
+	beforeAll(async () => {
+		browser = await launchBrowser();
+	});
+	afterAll(() => browser?.close());
+
+	test('renders the operations, with nothing fetched from another origin', async () => {
+		const page = await browser.newPage();
+		const elsewhere: string[] = [];
+		await page.route('**/*', (route) => {
+			const url = route.request().url();
+			if (url.startsWith(server.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+			elsewhere.push(url);
+			return route.abort();
+		});
+		const res = await page.goto(`${server.url}/docs`);
+		expect(res?.status()).toBe(200);
+		// An operation of the table, by its summary, in the rendered page.
+		await page.getByText('Send a text message, with an optional link preview').first().waitFor({ timeout: 30000 });
+		expect(await page.title()).toContain('WDM reference server');
+		expect(elsewhere).toEqual([]);
+	}, 60000);
+});
