@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
 import { optionsRouting } from './fields';
+import { picker } from '../shared/pickers';
 
 /** The site state conditions are built from, read as option lists (`{value, label}` per item). */
 
@@ -50,13 +51,13 @@ export const siteData: Resource = {
 			routing: optionsRouting('get-posts'),
 			fields: [
 				{
-					displayName: 'Post Type',
-					name: 'postType',
-					type: 'string',
-					default: 'post',
-					placeholder: 'e.g. page',
-					description: 'Slug of the post type; Get Post Types lists them',
-					routing: { send: { type: 'body', property: 'post_type' } },
+					...picker('postType', {
+						displayName: 'Post Type',
+						name: 'postType',
+						description: 'The post type whose items are listed: pick it, or give its slug',
+						routing: { send: { type: 'body', property: 'post_type' } },
+					}),
+					default: { mode: 'id', value: 'post' },
 				},
 				searchField,
 				idsField,

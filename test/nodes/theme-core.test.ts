@@ -172,6 +172,9 @@ describe.each(['restRoute', 'wpJson'])('addressing %s', (addressing) => {
 
 		expect(await json('siteData', 'getPosts', { optionSearch: `Findable ${addressing}` })).toEqual([{ value: post.id, label: `Findable ${addressing}` }]);
 		expect(await json('siteData', 'getPosts', { postType: 'page', optionIds: `${page.id}` })).toEqual([{ value: page.id, label: `Static ${addressing}` }]);
+		// Picked from the list, as the editor stores a resource locator.
+		const picked = { __rl: true, mode: 'list', value: 'page' };
+		expect(await json('siteData', 'getPosts', { postType: picked, optionIds: `${page.id}` })).toEqual([{ value: page.id, label: `Static ${addressing}` }]);
 		expect(await json('siteData', 'getTaxTerms', { taxonomy: 'post_tag', optionSearch: addressing })).toEqual([{ value: tag.id, label: `Tag ${addressing}` }]);
 		expect(await json('siteData', 'getPostCategories')).toContainEqual({ value: 1, label: 'Uncategorized' });
 		expect(await json('siteData', 'getPostTags')).toContainEqual({ value: tag.id, label: `Tag ${addressing}` });
