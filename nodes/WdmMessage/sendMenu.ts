@@ -133,7 +133,8 @@ const sectionsField: INodeProperties = {
 	],
 };
 
-const pollOptionsField: INodeProperties = {
+/** Also WDM Send and Wait's poll, which shows it for its own answer kind. */
+export const pollOptionsField: INodeProperties = {
 	displayName: 'Poll Options',
 	name: 'pollOptions',
 	type: 'fixedCollection',

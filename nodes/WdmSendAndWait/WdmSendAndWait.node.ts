@@ -5,8 +5,6 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestMethods,
-	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
@@ -16,7 +14,7 @@ import {
 } from 'n8n-workflow';
 import { createHmac } from 'crypto';
 import { deviceField } from '../WdmDevice/devices';
-import { gatewayBaseUrl } from '../shared/gateway';
+import { gatewayRequest } from '../shared/gateway';
 import { pickerMethods } from '../shared/pickers';
 import { signatureProblem } from '../WdmTrigger/signature';
 import { deadlineOf, questionFields, questionRequest, type AnswerKind } from './question';
@@ -31,32 +29,9 @@ import { deadlineOf, questionFields, questionRequest, type AnswerKind } from './
 
 type Context = IExecuteFunctions | IWebhookFunctions;
 
-/** A gateway request; the answer's `data`, or the gateway's own error sentence. `token` sends as the device instead of the user. */
-async function gateway(ctx: Context, method: IHttpRequestMethods, url: string, body?: IDataObject, token?: string): Promise<unknown> {
-	const credentials = await ctx.getCredentials('wdmUserApi');
-	const options: IHttpRequestOptions = {
-		method,
-		baseURL: gatewayBaseUrl(credentials),
-		url,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		...(body ? { body } : {}),
-	};
-	const response = (
-		token
-			? await ctx.helpers.httpRequest({ ...options, headers: { token } })
-			: await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'wdmUserApi', options)
-	) as IN8nHttpFullResponse;
-	const answer = (response.body ?? {}) as { data?: unknown; message?: string };
-	if (response.statusCode >= 400) {
-		throw new NodeApiError(ctx.getNode(), answer as JsonObject, {
-			message: answer.message ?? `The gateway answered HTTP ${response.statusCode}`,
-			httpCode: String(response.statusCode),
-		});
-	}
-	return answer.data;
-}
+/** A gateway request with the user's API key, or as the device when `token` is given. */
+const gateway = (ctx: Context, method: IHttpRequestMethods, url: string, body?: IDataObject, token?: string) =>
+	gatewayRequest(ctx, 'wdmUserApi', method, url, body, token);
 
 const webhookRoute = (ctx: Context) =>
 	`/devices/${encodeURIComponent(ctx.getNodeParameter('device', 0, '', { extractValue: true }) as string)}/webhook`;

@@ -1,5 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { pollOptionsField } from '../WdmMessage/sendMenu';
 
 /** How the contact answers: in their own words, or by picking one of the choices sent with the question. */
 export type AnswerKind = 'text' | 'button' | 'list' | 'poll';
@@ -67,15 +68,9 @@ export const questionFields: INodeProperties[] = [
 		displayOptions: showFor('list'),
 	},
 	{
-		displayName: 'Poll Options',
-		name: 'pollOptions',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Option',
-		default: {},
+		...pollOptionsField,
 		description: '2 to 12 options; the answer item carries the options voted for as `choice`',
 		displayOptions: showFor('poll'),
-		options: [{ displayName: 'Option', name: 'option', values: [{ displayName: 'Text', name: 'text', type: 'string', default: '' }] }],
 	},
 	{
 		displayName: 'Limit Wait Time',

@@ -2,9 +2,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
+	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
+	IHttpRequestMethods,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodeProperties,
@@ -31,6 +35,44 @@ export async function unwrapData(
 	}
 	const data = Array.isArray(body.data) ? body.data : [body.data ?? {}];
 	return data.map((json) => ({ json: json as IDataObject }));
+}
+
+/**
+ * A gateway request made by code (the pickers' list searches, WDM Send and Wait): the answer's `data`,
+ * or the gateway's own sentence as a NodeApiError. `token` sends as that device instead of with the
+ * credential (whose base URL is used either way).
+ */
+export async function gatewayRequest(
+	ctx: ILoadOptionsFunctions | IExecuteFunctions | IWebhookFunctions,
+	credential: string,
+	method: IHttpRequestMethods,
+	url: string,
+	body?: IDataObject,
+	token?: string,
+): Promise<unknown> {
+	const credentials = await ctx.getCredentials(credential);
+	const options: IHttpRequestOptions = {
+		method,
+		baseURL: gatewayBaseUrl(credentials),
+		url,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		...(body ? { body } : {}),
+	};
+	const response = (
+		token
+			? await ctx.helpers.httpRequest({ ...options, headers: { token } })
+			: await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options)
+	) as IN8nHttpFullResponse;
+	const answer = (response.body ?? {}) as { data?: unknown; message?: string };
+	if (response.statusCode >= 400) {
+		throw new NodeApiError(ctx.getNode(), answer as JsonObject, {
+			message: answer.message ?? `The gateway answered HTTP ${response.statusCode}`,
+			httpCode: String(response.statusCode),
+		});
+	}
+	return answer.data;
 }
 
 /** The gateway base URL a credential names (`gatewayRequestDefaults` reads it the same way). */

@@ -11,7 +11,7 @@ import type {
 	INodePropertyOptions,
 	JsonObject,
 } from 'n8n-workflow';
-import { gatewayBaseUrl } from './gateway';
+import { gatewayRequest as gateway } from './gateway';
 import { inSiteNamespace, siteBaseUrl } from './site';
 
 /*
@@ -44,18 +44,6 @@ interface Kind {
 }
 
 // ---- Requests of the list searches ----
-
-/** A gateway request with the node's gateway credential; the answer's `data`, or the gateway's error. */
-async function gateway(ctx: ILoadOptionsFunctions, credential: string, method: IHttpRequestMethods, url: string, body?: IDataObject) {
-	const credentials = await ctx.getCredentials(credential);
-	const options: IHttpRequestOptions = { method, baseURL: gatewayBaseUrl(credentials), url, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true, ...(body ? { body } : {}) };
-	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options)) as IN8nHttpFullResponse;
-	const answer = (response.body ?? {}) as { data?: unknown; message?: string };
-	if (response.statusCode >= 400) {
-		throw new NodeApiError(ctx.getNode(), answer as JsonObject, { message: answer.message ?? `The gateway answered HTTP ${response.statusCode}`, httpCode: String(response.statusCode) });
-	}
-	return answer.data;
-}
 
 /**
  * A site request (a route written `/cms/v2/...` goes to the credential's namespace): its answer and
