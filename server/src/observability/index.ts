@@ -19,6 +19,21 @@ export function serveObservability(app: FastifyInstance, services: Services) {
 	const registry = new Registry();
 	collectDefaultMetrics({ register: registry });
 	const db = services.store.db;
+	// Collectors for the gauges below, their statements prepared once rather than at every scrape.
+	const count = (sql: string) => {
+		const statement = db.prepare(sql);
+		return function (this: Gauge) {
+			this.set((statement.get() as { n: number }).n);
+		};
+	};
+	/** `SELECT <value> AS key, count(*) AS n ... GROUP BY key`: one value per label value, 0 for those with no rows. */
+	const countsBy = (label: string, values: string[], sql: string) => {
+		const statement = db.prepare(sql);
+		return function (this: Gauge) {
+			const rows = statement.all() as { key: string; n: number }[];
+			for (const value of values) this.set({ [label]: value }, rows.find((r) => r.key === value)?.n ?? 0);
+		};
+	};
 
 	const duration = new Histogram({
 		name: 'wdm_http_request_duration_seconds',
@@ -37,45 +52,33 @@ export function serveObservability(app: FastifyInstance, services: Services) {
 		name: 'wdm_send_queue_depth',
 		help: 'Messages queued for sending (async or scheduled sends not yet handed to the network)',
 		registers: [registry],
-		collect() {
-			this.set((db.prepare("SELECT count(*) AS n FROM messages WHERE status = 'queued'").get() as { n: number }).n);
-		},
+		collect: count("SELECT count(*) AS n FROM messages WHERE status = 'queued'"),
 	});
 	new Gauge({
 		name: 'wdm_webhook_outbox_backlog',
 		help: 'Webhook events waiting for delivery (first attempt or a retry)',
 		registers: [registry],
-		collect() {
-			this.set((db.prepare("SELECT count(*) AS n FROM outbox WHERE state = 'pending'").get() as { n: number }).n);
-		},
+		collect: count("SELECT count(*) AS n FROM outbox WHERE state = 'pending'"),
 	});
 	new Gauge({
 		name: 'wdm_webhook_events',
 		help: 'Webhook events in the outbox by delivery result: pending, delivered (a 2xx), failed (given up)',
 		labelNames: ['state'],
 		registers: [registry],
-		collect() {
-			const rows = db.prepare('SELECT state, count(*) AS n FROM outbox GROUP BY state').all() as { state: string; n: number }[];
-			for (const state of OUTBOX_STATES) this.set({ state }, rows.find((r) => r.state === state)?.n ?? 0);
-		},
+		collect: countsBy('state', OUTBOX_STATES, 'SELECT state AS key, count(*) AS n FROM outbox GROUP BY state'),
 	});
 	new Gauge({
 		name: 'wdm_webhook_attempts',
 		help: 'Webhook delivery attempts made for the events in the outbox',
 		registers: [registry],
-		collect() {
-			this.set((db.prepare('SELECT coalesce(sum(attempts), 0) AS n FROM outbox').get() as { n: number }).n);
-		},
+		collect: count('SELECT coalesce(sum(attempts), 0) AS n FROM outbox'),
 	});
 	new Gauge({
 		name: 'wdm_devices',
 		help: 'Devices by connection status',
 		labelNames: ['status'],
 		registers: [registry],
-		collect() {
-			const rows = db.prepare('SELECT status, count(*) AS n FROM devices GROUP BY status').all() as { status: string; n: number }[];
-			for (const status of DEVICE_STATUSES) this.set({ status }, rows.find((r) => r.status === status)?.n ?? 0);
-		},
+		collect: countsBy('status', DEVICE_STATUSES, 'SELECT status AS key, count(*) AS n FROM devices GROUP BY status'),
 	});
 
 	app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
