@@ -88,7 +88,7 @@ async function main() {
 	let failed = false;
 	try {
 		const device = await pairedDevice(ref.url, 'bench');
-		const deviceId = ref.services.store.devices.byName('bench').id;
+		const deviceId = ref.services.store.devices.byName(ref.services.store.users.byName('admin').id, 'bench').id;
 		const body = JSON.stringify({ number: '5511999990001', text: 'Benchmark message: your order #1234 has shipped.' });
 
 		const targets = {

@@ -46,7 +46,7 @@ async function main() {
 	const problems = [];
 	try {
 		const { token } = await pairedDevice(ref.url, 'bench');
-		const device = store.devices.byName('bench');
+		const device = store.devices.byName(store.users.byName('admin').id, 'bench');
 		const call = async (path, body) => {
 			const res = await request(`${ref.api}${path}`, {
 				dispatcher: pool,

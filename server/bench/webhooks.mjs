@@ -57,7 +57,7 @@ async function main() {
 		if (sub.status !== 200) throw new Error(`subscribe: ${JSON.stringify(subBody)}`);
 		const secret = subBody.data.secret;
 		await receiver.call({ type: 'secret', secret });
-		const device = store.devices.byName('bench');
+		const device = store.devices.byName(store.users.byName('admin').id, 'bench');
 		let emitted = 0;
 		/** Emits `count` presence events in one transaction. */
 		const emit = (count) =>

@@ -55,8 +55,14 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 /** Builds the app, listens, and starts the background workers (pairing, send queue, webhooks). */
 export async function startApp(config: Config, options: ServiceOptions = {}): Promise<App> {
 	const { app, services } = buildApp(config, options);
+	try {
+		await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
+	} catch (error) {
+		await app.close();
+		throw listenError(error as NodeJS.ErrnoException, config);
+	}
+	// Only once the server listens: a start that fails must not create the admin whose credentials it never shows.
 	const admin = ensureAdmin(services.store, { apiKey: config.adminKey, appPassword: config.adminAppPassword });
-	await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
 	const address = app.server.address();
 	const port = typeof address === 'object' && address ? address.port : config.port;
 	const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
@@ -74,4 +80,20 @@ export async function startApp(config: Config, options: ServiceOptions = {}): Pr
 		}
 	};
 	return { app, services, url, admin, close };
+}
+
+/** Why the server could not listen, in words that say what to do. */
+function listenError(error: NodeJS.ErrnoException, config: Config): Error {
+	const where = `${config.host}:${config.port}`;
+	switch (error.code) {
+		case 'EADDRINUSE':
+			return new Error(`cannot listen on ${where}: the port is in use (another wdm-server? stop it, or choose another --port)`);
+		case 'EACCES':
+			return new Error(`cannot listen on ${where}: permission denied (ports below 1024 need privileges; choose another --port)`);
+		case 'EADDRNOTAVAIL':
+		case 'ENOTFOUND':
+			return new Error(`cannot listen on ${where}: ${config.host} is not an address of this machine (--host)`);
+		default:
+			return new Error(`cannot listen on ${where}: ${error.message}`);
+	}
 }

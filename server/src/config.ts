@@ -30,14 +30,15 @@ export const configSchema = z.object({
 	mediaTimeoutMs: z.coerce.number().int().min(100).default(15000).describe('time limit to fetch media given as a URL'),
 	mediaMaxBytes: z.coerce.number().int().min(1024).default(32 * 1024 * 1024).describe('size limit of media fetched from a URL, in bytes'),
 	/**
-	 * Let media downloads and webhooks reach this machine and private networks (loopback, 10/8, 192.168/16...),
-	 * e.g. an n8n on localhost. Off by default: otherwise any API user could make the server fetch internal URLs.
-	 * A flag or the environment gives `true`/`false` (or 1/0, yes/no); code may give the boolean itself.
+	 * Let media downloads, webhooks and the AI upstream reach this machine and private networks (loopback,
+	 * 10/8, 192.168/16...). Unset, it follows `host`: allowed when the server listens on loopback only,
+	 * refused otherwise (`outbound/policy.ts`, `privateFetchPolicy`). A flag or the environment gives
+	 * `true`/`false` (or 1/0, yes/no); code may give the boolean itself.
 	 */
 	allowPrivateFetch: z
 		.preprocess((v) => (typeof v === 'boolean' ? String(v) : v), z.stringbool({ error: 'must be true or false' }))
-		.default(false)
-		.describe('let media downloads, webhooks and the AI proxy reach this machine and private networks (a switch)'),
+		.optional()
+		.describe('let media downloads, webhooks and the AI proxy reach this machine and private networks (a switch; unset: allowed when --host is loopback, refused otherwise)'),
 	/**
 	 * The OpenAI-compatible service the AI proxy (`proxyext/v1`) forwards to: its base URL (e.g.
 	 * `https://api.openai.com/v1`), or `builtin`, a deterministic simulated model served in-process.

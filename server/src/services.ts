@@ -10,6 +10,7 @@ import { Messaging } from './network/messaging';
 import { Groups } from './network/groups';
 import { SendQueue } from './network/send-queue';
 import { Outbound, type Resolver } from './outbound/fetch';
+import { privateFetchPolicy, type PrivateFetchPolicy } from './outbound/policy';
 import type { MediaLimits } from './media/load';
 import { loadTokenKey } from './bootstrap';
 
@@ -28,6 +29,8 @@ export class Services {
 	readonly messaging: Messaging;
 	readonly groups: Groups;
 	readonly sendQueue: SendQueue;
+	/** Whether the guarded client may reach this machine and private networks (from where the server listens). */
+	readonly privateFetch: PrivateFetchPolicy;
 	/** The guarded client for everything the server fetches or posts to. */
 	readonly outbound: Outbound;
 	/** How media given as a URL is fetched (every route that takes a file or image). */
@@ -43,7 +46,8 @@ export class Services {
 	) {
 		const onError = (error: unknown) => log.error({ err: error }, 'background work failed');
 		this.store = Store.open(config.data);
-		this.outbound = new Outbound({ allowPrivate: config.allowPrivateFetch, resolve: options.resolve });
+		this.privateFetch = privateFetchPolicy(config.allowPrivateFetch, config.host);
+		this.outbound = new Outbound({ allowPrivate: this.privateFetch.allowed, resolve: options.resolve });
 		this.media = { timeoutMs: config.mediaTimeoutMs, maxBytes: config.mediaMaxBytes, outbound: this.outbound };
 		this.delivery = new WebhookDelivery(this.store, config, this.outbound, onError);
 		this.events = new Events(this.store, () => this.delivery.worker.wake());

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import { configSchema, type ConfigInput } from '../../server/src/config';
 import { startApp, type App } from '../../server/src/app';
 import type { ServiceOptions } from '../../server/src/services';
+import type { Store } from '../../server/src/store';
+import type { DeviceRow } from '../../server/src/store/types';
 
 export const ADMIN_KEY = 'test_admin_key_0123456789';
 /** The site application password of `admin` in test servers (WordPress's form: six groups of four). */
@@ -13,8 +15,9 @@ export const ADMIN_APP_PASSWORD = 'test AAAA BBBB CCCC DDDD EEEE';
 export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /**
- * A reference server on a random port, with fast simulator timings unless a test asks otherwise. It may
- * fetch from this machine (suites serve files and receive webhooks on 127.0.0.1); SSRF tests turn that off.
+ * A reference server on a random port, with fast simulator timings unless a test asks otherwise. It listens
+ * on loopback, so by default it may fetch from this machine (suites serve files and receive webhooks on
+ * 127.0.0.1); SSRF tests turn that off.
  */
 export async function startServer(overrides: Partial<ConfigInput> = {}, options: ServiceOptions = {}): Promise<App> {
 	const config = configSchema.parse({
@@ -28,10 +31,14 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, options:
 		webhookBackoffMs: 50,
 		webhookMaxBackoffMs: 200,
 		webhookTimeoutMs: 2000,
-		allowPrivateFetch: true,
 		...overrides,
 	});
 	return startApp(config, options);
+}
+
+/** The stored row of the device named `name` (tests give their devices names no other user of the server has). */
+export function storedDevice(store: Store, name: string): DeviceRow | undefined {
+	return store.db.prepare('SELECT * FROM devices WHERE name = ?').get(name) as DeviceRow | undefined;
 }
 
 const dataDirs: string[] = [];

@@ -1,5 +1,5 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, connectedDevice, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, type Client, type Device, storedDevice } from '../helpers/server';
 import { gatewayWithDevice, instanceHarness, jidOf, nodeRunner, runNode, type NodeParameters } from '../helpers/nodes';
 import type { N8nTestHarness } from '../helpers/n8n';
 import { sleep } from '../helpers/webhooks';
@@ -188,7 +188,7 @@ describe('Find', () => {
 	test('Return All pages through every chat; Limit returns that many', async () => {
 		// Many chats at once, straight in the store: the paging is what is tested here.
 		const many = await connectedDevice(server, 'many');
-		const device = server.services.store.devices.byName(many.name)!;
+		const device = storedDevice(server.services.store, many.name)!;
 		for (let i = 0; i < 130; i++) server.services.store.chats.create(device.id, { chatid: jidOf(`55216${String(i).padStart(8, '0')}`), name: `c${i}`, isGroup: false });
 		const h = instanceHarness(server, many.token);
 		const all = await runNode(h, 'CUSTOM.wdmChat', { operation: 'find', returnAll: true, options: { sortBy: 'wa_name', sortOrder: 'asc' } });

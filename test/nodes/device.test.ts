@@ -1,5 +1,5 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, startGateway, type Client } from '../helpers/server';
+import { ADMIN_KEY, startGateway, type Client, storedDevice } from '../helpers/server';
 import { nodeRunner, runNode, userHarness } from '../helpers/nodes';
 import type { N8nTestHarness } from '../helpers/n8n';
 
@@ -14,7 +14,7 @@ let sandbox: Client;
 const device = nodeRunner('CUSTOM.wdmDevice', () => harness);
 
 /** The device as the server stores it. */
-const stored = (name: string) => server.services.store.devices.byName(name);
+const stored = (name: string) => storedDevice(server.services.store, name);
 
 beforeAll(async () => {
 	({ server, api, sandbox } = await startGateway());
@@ -255,13 +255,13 @@ describe('errors', () => {
 		expect(listed.error).toMatchObject({ name: 'NodeApiError', httpCode: '401', message: 'invalid API key' });
 	});
 
-	test("another user's device: 403 and nothing changes", async () => {
+	test("another user's device: 404 (names are per user) and nothing changes", async () => {
 		const { apiKey } = server.services.store.users.create('bob');
 		expect((await api.post('/devices', { name: 'bobs' }, { key: apiKey })).status).toBe(201);
 		const status = await device({ operation: 'getStatus', device: 'bobs' });
-		expect(status.error).toMatchObject({ httpCode: '403', message: "device 'bobs' belongs to another user" });
+		expect(status.error).toMatchObject({ httpCode: '404', message: "device 'bobs' not found" });
 		const deleted = await device({ operation: 'delete', device: 'bobs' });
-		expect(deleted.error).toMatchObject({ httpCode: '403', message: "device 'bobs' belongs to another user" });
+		expect(deleted.error).toMatchObject({ httpCode: '404', message: "device 'bobs' not found" });
 		expect(stored('bobs')).toBeDefined();
 		// Bob's own credential reaches it.
 		const bob = userHarness(server, apiKey);
@@ -284,7 +284,7 @@ describe('errors', () => {
 
 	test('a name already taken: 409', async () => {
 		const created = await device({ operation: 'create', name: 'shop' });
-		expect(created.error).toMatchObject({ httpCode: '409', message: "a device named 'shop' already exists" });
+		expect(created.error).toMatchObject({ httpCode: '409', message: "you already have a device named 'shop'" });
 	});
 
 	test("onError 'continueRegularOutput' turns the failure into an error item", async () => {

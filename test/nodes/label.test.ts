@@ -2,7 +2,7 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
 import { LABEL_COLORS } from '../../server/src/gateway/labels';
 import { labelColorOptions } from '../../nodes/WdmLabel/colors';
-import { ADMIN_KEY, type Client } from '../helpers/server';
+import { ADMIN_KEY, type Client, storedDevice } from '../helpers/server';
 import { gatewayWithDevice, instanceHarness, nodeRunner, runNode } from '../helpers/nodes';
 import type { N8nTestHarness } from '../helpers/n8n';
 
@@ -19,7 +19,7 @@ const label = nodeRunner('CUSTOM.wdmLabel', () => harness);
 
 /** The labels of a chat as the server stores them. */
 const chatLabels = (chatid: string) => {
-	const chat = server.services.store.chats.get(server.services.store.devices.byName('shop')!.id, chatid);
+	const chat = server.services.store.chats.get(storedDevice(server.services.store, 'shop')!.id, chatid);
 	return chat && (JSON.parse(chat.labels) as string[]);
 };
 const names = (items: { json: Record<string, unknown> }[]) => items.map((i) => i.json.name);

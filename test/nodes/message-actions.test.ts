@@ -1,5 +1,5 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, findMessage, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, findMessage, type Client, type Device, storedDevice } from '../helpers/server';
 import { PNG } from '../helpers/files';
 import { gatewayWithDevice, jidOf, nodeRunner } from '../helpers/nodes';
 import type { N8nTestHarness } from '../helpers/n8n';
@@ -20,7 +20,7 @@ const message = nodeRunner('CUSTOM.wdmMessage', () => harness);
 const stored = (id: string) => findMessage(api, shop.token, id);
 
 const unreadOf = (chatid: string) => {
-	const device = server.services.store.devices.byName(shop.name)!;
+	const device = storedDevice(server.services.store, shop.name)!;
 	return server.services.store.chats.get(device.id, chatid)?.unread;
 };
 

@@ -1,5 +1,5 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, connectedDevice, eventually, findMessage, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, findMessage, type Client, type Device, storedDevice } from '../helpers/server';
 import { OGG, PDF, PNG, serveFiles, type FileServer } from '../helpers/files';
 import { fileItem, gatewayWithDevice, instanceHarness, nodeRunner, runNode, type NodeParameters } from '../helpers/nodes';
 import type { N8nTestHarness } from '../helpers/n8n';
@@ -144,7 +144,7 @@ describe('sendText', () => {
 		const sent = await message({ operation: 'sendText', number: from, text: 'yes', options: { readmessages: true, readchat: true } });
 		expect(sent.error).toBeUndefined();
 		expect((await stored(inbound.body.data.id)).status).toBe('read');
-		expect(server.services.store.chats.get(server.services.store.devices.byName('shop')!.id, `${from}@s.whatsapp.net`)?.unread).toBe(0);
+		expect(server.services.store.chats.get(storedDevice(server.services.store, 'shop')!.id, `${from}@s.whatsapp.net`)?.unread).toBe(0);
 	});
 
 	test('async: answered as queued, then sent by the queue', async () => {

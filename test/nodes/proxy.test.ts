@@ -1,5 +1,5 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, startServer } from '../helpers/server';
+import { ADMIN_KEY, client, startServer, storedDevice } from '../helpers/server';
 import { instanceHarness, nodeRunner, runNode } from '../helpers/nodes';
 import type { N8nTestHarness } from '../helpers/n8n';
 
@@ -12,7 +12,7 @@ let harness: N8nTestHarness;
 
 const proxy = nodeRunner('CUSTOM.wdmProxy', () => harness);
 /** The proxy URL the server keeps for the device (password included). */
-const stored = () => server.services.store.proxies.ofDevice(server.services.store.devices.byName('shop')!.id)?.url;
+const stored = () => server.services.store.proxies.ofDevice(storedDevice(server.services.store, 'shop')!.id)?.url;
 
 beforeAll(async () => {
 	server = await startServer({ pairing: 'manual' });

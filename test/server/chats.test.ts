@@ -1,4 +1,4 @@
-import { ADMIN_KEY, connectedDevice, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device, storedDevice } from '../helpers/server';
 import { type Receiver, sleep, startReceiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 import { CHAT_ATTRIBUTES } from '../../server/src/gateway/chats';
@@ -119,7 +119,7 @@ describe('POST /chat/read', () => {
 	test('read marks every unread message, also more than a page of them', async () => {
 		const d = await connectedDevice(server, 'many-unread');
 		const { store, messaging } = server.services;
-		const row = store.devices.byName(d.name)!;
+		const row = storedDevice(store, d.name)!;
 		const peer = parseUser(number(), 'from');
 		// Straight into the network: 1,200 requests through the sandbox would only make the test slow.
 		for (let i = 0; i < 1200; i++) messaging.receive(row, peer, { type: 'text', text: `m${i}` });
@@ -377,7 +377,7 @@ describe('POST /chat/find', () => {
 		d = await device('finder');
 		await sandbox.post('/numbers', { number: carla, onNetwork: true, name: 'Carla Dias' }, { key: ADMIN_KEY });
 		// A group chat, as the device has once the group exists (here straight in the store: groups are another module's).
-		const dev = server.services.store.devices.byName(d.name)!;
+		const dev = storedDevice(server.services.store, d.name)!;
 		server.services.store.chats.create(dev.id, { chatid: group, name: 'Team', isGroup: true });
 		await inbound(d, ana, 'one', 'Ana Souza');
 		await inbound(d, ana, 'two');

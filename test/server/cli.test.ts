@@ -26,6 +26,8 @@ beforeAll(async () => {
 	// Modules resolve from the build's location: give it the repository's node_modules.
 	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(build, 'node_modules'), 'dir');
 	MAIN = path.join(build, 'dist', 'main.js');
+	// Where the built server reads its version, as in the server package.
+	fs.copyFileSync(path.join(ROOT, 'server', 'package.json'), path.join(build, 'package.json'));
 	const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 	const result = await promisify(execFile)(process.execPath, [tsc, '-p', path.join(ROOT, 'server', 'tsconfig.json'), '--outDir', path.dirname(MAIN)], {
 		cwd: ROOT,
@@ -128,6 +130,12 @@ describe('first start and restart', () => {
 			const port = Number(new URL(server.url).port);
 			expect(port).toBeGreaterThan(0);
 			expect(server.output()).toContain(`gateway base URL: ${server.url}/wp-json/wdm/v1  (or ${server.url}/index.php?rest_route=/wdm/v1)`);
+			// Where to go next, where the data is, and what the server may reach.
+			expect(server.output()).toContain(`API docs:         ${server.url}/docs\n`);
+			expect(server.output()).toContain(`dashboard:        ${server.url}/dashboard\n`);
+			expect(server.output()).toContain(`metrics:          ${server.url}/metrics  (health: /healthz, /readyz)\n`);
+			expect(server.output()).toContain(`data:             ${data}\n`);
+			expect(server.output()).toContain('private targets:  allowed: the server listens on loopback only (127.0.0.1), so only this machine can call it\n');
 			expect(server.output()).toContain('First start: created user "admin".');
 			adminKey = KEY_LINE.exec(server.output())![1];
 			expect(adminKey).toMatch(/^wdm_\S{20,}$/);
@@ -203,7 +211,7 @@ describe('WDM_ADMIN_KEY', () => {
 		const server = await start(['--data', tempDataDir()], { WDM_ADMIN_KEY: key });
 		try {
 			expect(server.output()).not.toContain(key);
-			expect(server.output()).toContain('API key (gateway, Bearer):       as given by --admin-key (WDM_ADMIN_KEY), not shown\n');
+			expect(server.output()).toContain('API key (gateway, Bearer):       as given by --admin-key, WDM_ADMIN_KEY or the config file; not shown\n');
 			// The application password the server generated is printed.
 			const [, , password] = APP_PASSWORD_LINE.exec(server.output())!;
 			expect((await site(server.url, 'admin', password)).status).toBe(200);
@@ -220,7 +228,7 @@ describe('WDM_ADMIN_KEY', () => {
 		try {
 			expect(server.output()).not.toContain(password);
 			expect(server.output()).toContain(
-				'application password (site, Basic): admin / as given by --admin-app-password (WDM_ADMIN_APP_PASSWORD), not shown\n',
+				'application password (site, Basic): admin / as given by --admin-app-password, WDM_ADMIN_APP_PASSWORD or the config file; not shown\n',
 			);
 			expect((await site(server.url, 'admin', password)).status).toBe(200);
 			// The API key the server generated is printed, and works.
@@ -300,6 +308,22 @@ describe('users create', () => {
 		expect(made.map((m) => m.code)).toEqual(names.map(() => 0));
 		expect((await busy).every((r) => r.status === 200)).toBe(true);
 		for (const m of made) expect((await get(server.url, KEY_LINE.exec(m.stdout)![1])).status).toBe(200);
+	});
+
+	test('says which store it changed, and never makes one: a directory with no store is refused', async () => {
+		const made = await run(['users', 'create', 'kim', '--data', data]);
+		expect(made.stdout).toContain(`\n  (store: ${path.join(data, 'wdm.sqlite')})\n`);
+		const empty = tempDataDir();
+		const none = await run(['users', 'create', 'lou', '--data', empty]);
+		expect(none).toEqual({
+			code: 1,
+			stdout: '',
+			stderr: `wdm-server: no store in ${empty}: start the server first (it makes the store), or give its data directory with --data\n`,
+		});
+		expect(fs.readdirSync(empty)).toEqual([]);
+		expect((await run(['users', 'password', 'admin', '--data', ':memory:'])).stderr).toBe(
+			'wdm-server: users commands need the data directory of a server (--data), not :memory:\n',
+		);
 	});
 
 	test('an existing name is refused with exit code 1', async () => {
@@ -395,11 +419,13 @@ describe('bad settings', () => {
 
 	test('an unknown flag, a flag without its value and an unknown command are refused', async () => {
 		const unknown = await run(['--prot', '8080']);
-		expect(unknown.code).toBe(1);
-		expect(unknown.stderr).toMatch(/^wdm-server: Unknown option '--prot'/);
+		expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'wdm-server: unknown option --prot (did you mean --port?); see --help for every option\n' });
+		const far = await run(['--frobnicate']);
+		expect(far.stderr).toBe('wdm-server: unknown option --frobnicate; see --help for every option\n');
+		expect((await run(['--allow-privat-fetch'])).stderr).toBe('wdm-server: unknown option --allow-privat-fetch (did you mean --allow-private-fetch?); see --help for every option\n');
 		const missing = await run(['--port']);
 		expect(missing.code).toBe(1);
-		expect(missing.stderr).toMatch(/^wdm-server: Option '--port <value>' argument missing/);
+		expect(missing.stderr).toBe("wdm-server: Option '--port <value>' argument missing (see --help)\n");
 		const command = await run(['frobnicate', '--data', ':memory:']);
 		expect(command.code).toBe(1);
 		expect(command.stderr).toMatch(/^wdm-server: unknown command "frobnicate"\n\nwdm-server: reference server/);
@@ -411,19 +437,67 @@ describe('bad settings', () => {
 		fs.writeFileSync(file, 'x');
 		const res = await run(['--data', path.join(file, 'data'), '--port', '0']);
 		expect(res.code).toBe(1);
-		expect(res.stderr).toMatch(/^wdm-server: ENOTDIR: not a directory/);
+		expect(res.stderr).toBe(`wdm-server: cannot use the data directory ${path.join(file, 'data')}: a file is in the way of the directory (choose another with --data)\n`);
 	});
 
-	test('a port in use is an error, exit code 1', async () => {
+	test('a port in use is an error that says what to do, exit code 1; that start creates no admin, the next one prints it', async () => {
 		const server = await start(['--data', ':memory:']);
+		const data = tempDataDir();
 		try {
 			const port = new URL(server.url).port;
-			const res = await run(['--data', ':memory:', '--port', port]);
-			expect(res.code).toBe(1);
-			expect(res.stderr).toBe(`wdm-server: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`);
+			const res = await run(['--data', data, '--port', port]);
+			expect(res).toEqual({
+				code: 1,
+				stdout: '',
+				stderr: `wdm-server: cannot listen on 127.0.0.1:${port}: the port is in use (another wdm-server? stop it, or choose another --port)\n`,
+			});
 		} finally {
 			await stop(server);
 		}
+		const store = Store.open(data);
+		expect(store.users.count()).toBe(0);
+		store.close();
+		const next = await start(['--data', data]);
+		try {
+			expect(next.output()).toContain('First start: created user "admin".');
+			expect((await get(next.url, KEY_LINE.exec(next.output())![1])).status).toBe(200);
+		} finally {
+			await stop(next);
+		}
+	});
+
+	test('--version prints the server package\'s version', async () => {
+		const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'server', 'package.json'), 'utf8')) as { version: string }).version;
+		expect(await run(['--version'])).toEqual({ code: 0, stdout: `wdm-server ${version}\n`, stderr: '' });
+		expect((await run(['-v'])).stdout).toBe(`wdm-server ${version}\n`);
+	});
+
+	test('a data directory or store this user may not write is an error naming the path and the cause', async () => {
+		// As root every file is writable: the commands then run as `nobody`.
+		const asRoot = process.getuid?.() === 0;
+		const runAs = (args: string[]) =>
+			new Promise<{ code: number | null; stderr: string }>((resolve) => {
+				execFile(process.execPath, [MAIN, ...args], { env: env(), cwd: os.tmpdir(), timeout: 15_000, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) }, (error, _stdout, stderr) =>
+					resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
+				);
+			});
+		if (asRoot) fs.chmodSync(build, 0o755);
+		const parent = tempDataDir();
+		fs.chmodSync(parent, 0o755);
+		// A store another user made, that this one may read but not write.
+		const store = Store.open(parent);
+		store.close();
+		fs.chmodSync(path.join(parent, 'wdm.sqlite'), 0o644);
+		if (!asRoot) fs.chmodSync(parent, 0o555);
+		const user = asRoot ? 'nobody' : os.userInfo().username;
+
+		const inside = await runAs(['--data', path.join(parent, 'sub'), '--port', '0']);
+		expect(inside.code).toBe(1);
+		expect(inside.stderr).toMatch(new RegExp(`^wdm-server: cannot use the data directory ${path.join(parent, 'sub')}: permission denied for user ${user} \\(EACCES`));
+		const store2 = await runAs(['users', 'create', 'x', '--data', parent]);
+		expect(store2.code).toBe(1);
+		expect(store2.stderr).toMatch(new RegExp(`^wdm-server: cannot use the data directory ${parent}: permission denied for user ${user} \\(EACCES`));
+		fs.chmodSync(parent, 0o700);
 	});
 
 	test('--help prints every setting with its meaning, default and environment variable, and exits 0', async () => {

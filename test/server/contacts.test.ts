@@ -1,4 +1,4 @@
-import { ADMIN_KEY, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device } from '../helpers/server';
+import { ADMIN_KEY, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device, storedDevice } from '../helpers/server';
 import { startReceiver, type Receiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
@@ -254,7 +254,7 @@ describe('POST /chat/details', () => {
 	});
 
 	test('a group the network does not know: the chat record only, or a 404', async () => {
-		const dev = server.services.store.devices.byName(d.name)!;
+		const dev = storedDevice(server.services.store, d.name)!;
 		const old = '120363000000000777@g.us';
 		server.services.store.chats.create(dev.id, { chatid: old, name: 'Old group', isGroup: true });
 		expect((await details(d, old)).body.data).toMatchObject({ wa_chatid: old, name: 'Old group', isInWhatsapp: false, group: null, hasChat: true });

@@ -1,7 +1,11 @@
-import { ADMIN_KEY, connectedDevice, eventually, startGateway, type Client } from '../helpers/server';
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { ADMIN_KEY, connectedDevice, eventually, startGateway, tempDataDir, type Client, storedDevice } from '../helpers/server';
 import zlib from 'node:zlib';
 import { sleep } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
+import { Store } from '../../server/src/store';
+import { migrations } from '../../server/src/store/schema';
 
 /** Device routes (Bearer): create, list, delete, QR, status, logout, and the pairing lifecycle. */
 
@@ -86,18 +90,21 @@ describe('manual pairing', () => {
 			expect((await api.get('/devices/create_2/status', { key })).body.data.profileName).toBe('My Shop');
 		});
 
-		test('a name already taken is 409, also when another user holds it', async () => {
+		test('a name the user already has is 409; another user may have the same name (names are per user)', async () => {
 			await api.post('/devices', { name: 'dup' }, { key });
 			const again = await api.post('/devices', { name: 'dup' }, { key });
 			expect(again.status).toBe(409);
-			expect(again.body).toEqual({ success: false, message: "a device named 'dup' already exists" });
+			expect(again.body).toEqual({ success: false, message: "you already have a device named 'dup'" });
 
 			const bob = server.services.store.users.create('bob-dup').apiKey;
 			const other = await api.post('/devices', { name: 'dup' }, { key: bob });
-			expect(other.status).toBe(409);
-			expect(other.body.success).toBe(false);
-			// Nothing was created for bob.
-			expect((await api.get('/devices', { key: bob })).body.data).toEqual([]);
+			expect(other.status).toBe(201);
+			expect(other.body.data.token).not.toBe(again.body.data?.token);
+			// Each user sees and drives their own `dup`.
+			expect((await api.get('/devices', { key: bob })).body.data.map((d: { name: string }) => d.name)).toEqual(['dup']);
+			expect((await api.delete('/devices/dup', { key: bob })).status).toBe(200);
+			expect((await api.get('/devices/dup/status', { key })).status).toBe(200);
+			expect((await api.get('/devices/dup/status', { key: bob })).status).toBe(404);
 		});
 
 		test.each([
@@ -369,7 +376,7 @@ describe('manual pairing', () => {
 
 		test('removes the device with its messages, chats, webhooks and media', async () => {
 			const d = await connectedDevice(server, 'del-1');
-			const row = server.services.store.devices.byName('del-1')!;
+			const row = storedDevice(server.services.store, 'del-1')!;
 			const hook = await api.post('/devices/del-1/webhook', { url: 'http://127.0.0.1:9/hook', events: ['chats'] }, { key });
 			expect(hook.status).toBe(200);
 			const inbound = await sandbox.post(
@@ -392,7 +399,7 @@ describe('manual pairing', () => {
 			expect(res.status).toBe(200);
 			expect(res.body).toEqual({ success: true, data: { name: 'del-1', deleted: true } });
 
-			expect(server.services.store.devices.byName('del-1')).toBeUndefined();
+			expect(storedDevice(server.services.store, 'del-1')).toBeUndefined();
 			expect(count('messages', row.id)).toBe(0);
 			expect(count('chats', row.id)).toBe(0);
 			expect(count('webhooks', row.id)).toBe(0);
@@ -483,13 +490,45 @@ describe('manual pairing', () => {
 			['GET', '/devices/owned/status'],
 			['POST', '/devices/owned/logout'],
 			['DELETE', '/devices/owned'],
-		])("%s %s on another user's device is 403 and changes nothing", async (method, route) => {
+		])("%s %s on another user's device is 404 and changes nothing", async (method, route) => {
 			const res = await api.call(method, route, undefined, { key: eve });
-			expect(res.status).toBe(403);
-			expect(res.body).toEqual({ success: false, message: "device 'owned' belongs to another user" });
+			expect(res.status).toBe(404);
+			expect(res.body).toEqual({ success: false, message: "device 'owned' not found" });
 			expect((await api.get('/devices/owned/status', { key })).body.data).toMatchObject({ status: 'connected', phone: '5511944443333' });
 		});
 	});
+});
+
+test('a store from before per-user device names is upgraded with every row kept, and then takes a name per user', () => {
+	const mine = migrations.findIndex((sql) => sql.includes('UNIQUE (user_id, name)'));
+	expect(mine).toBeGreaterThan(0);
+	const data = tempDataDir();
+	const old = new Database(path.join(data, 'wdm.sqlite'));
+	old.pragma('foreign_keys = ON');
+	for (const sql of migrations.slice(0, mine)) old.exec(sql);
+	old.pragma(`user_version = ${mine}`);
+	old.exec(`INSERT INTO users (id, name, api_key_hash, created_at) VALUES (1, 'ann', 'h1', 0), (2, 'ben', 'h2', 0);
+		INSERT INTO devices (id, user_id, name, token_hash, created_at, status, phone) VALUES ('d1', 1, 'shop', 't1', 0, 'connected', '5511900000001');
+		INSERT INTO messages (id, device_id, messageid, chatid, sender, from_me, is_group, message_type, text, timestamp, status)
+			VALUES ('m1', 'd1', 'm1', '5511988880001@s.whatsapp.net', '5511900000001', 1, 0, 'conversation', 'kept', 0, 'sent');`);
+	old.close();
+
+	const store = Store.open(data);
+	try {
+		// Rebuilding the devices table deleted nothing that refers to it (foreign keys were off for it).
+		expect(store.devices.byName(1, 'shop')).toMatchObject({ id: 'd1', status: 'connected', phone: '5511900000001' });
+		expect(store.db.prepare("SELECT text FROM messages WHERE device_id = 'd1'").all()).toEqual([{ text: 'kept' }]);
+		expect(store.db.prepare("SELECT count(*) AS n FROM labels WHERE device_id = 'd1'").get()).toEqual({ n: 5 });
+		// Ben may now have a `shop` too, with the business labels the trigger gives; ann may not have two.
+		store.devices.insert({ id: 'd2', user_id: 2, name: 'shop', profile_name: 'shop' }, 't2');
+		expect(store.db.prepare("SELECT count(*) AS n FROM labels WHERE device_id = 'd2'").get()).toEqual({ n: 5 });
+		expect(() => store.devices.insert({ id: 'd3', user_id: 1, name: 'shop', profile_name: 'shop' }, 't3')).toThrow(/UNIQUE/);
+		// Foreign keys are on again: deleting the device deletes its messages.
+		store.db.prepare("DELETE FROM devices WHERE id = 'd1'").run();
+		expect(store.db.prepare("SELECT count(*) AS n FROM messages WHERE device_id = 'd1'").get()).toEqual({ n: 0 });
+	} finally {
+		store.close();
+	}
 });
 
 describe('automatic pairing', () => {

@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 import type { App } from '../../server/src/app';
 import type { Route } from '../../server/src/http/route';
 import { routes } from '../../server/src/routes';
-import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, connectedDevice, readReply, startGateway, type Client, type Device } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, connectedDevice, readReply, startGateway, type Client, type Device, storedDevice } from '../helpers/server';
 
 /**
  * Every route of the table, fed requests generated from its own schemas: valid-ish values and hostile
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function ensureVictim() {
-	const victim = server.services.store.devices.byName(VICTIM);
+	const victim = storedDevice(server.services.store, VICTIM);
 	if (victim?.status === 'connected') return;
 	if (victim) await api.delete(`/devices/${VICTIM}`, { key: ADMIN_KEY });
 	await connectedDevice(server, VICTIM);

@@ -1,5 +1,5 @@
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, connectedDevice, eventually, expectError, startGateway, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, startGateway, type Client, type Device, storedDevice } from '../helpers/server';
 import { PDF, PNG, serveFiles, type FileServer } from '../helpers/files';
 import { startReceiver, type Receiver } from '../helpers/webhooks';
 
@@ -394,7 +394,7 @@ describe('settings: name, description, image, announce, locked', () => {
 		const g = await newGroup('Chatty');
 		expectError(await post('/send/text', { number: g.jid, text: 'hi' }, outsider), 500, `group ${g.jid} does not exist or this device is not a member`);
 		expect((await post('/send/text', { number: g.jid, text: 'hi all' })).status).toBe(200);
-		const chat = server.services.store.chats.get(server.services.store.devices.byName(member.name)!.id, g.jid);
+		const chat = server.services.store.chats.get(storedDevice(server.services.store, member.name)!.id, g.jid);
 		expect(chat).toMatchObject({ name: 'Chatty', is_group: 1 });
 	});
 });

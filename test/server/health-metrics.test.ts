@@ -31,7 +31,7 @@ test('/readyz checks the store takes a write and the queues run', async () => {
 	const res = await fetch(`${server.url}/readyz`);
 	expect({ status: res.status, body: await res.json() }).toEqual({
 		status: 200,
-		body: { status: 'ready', checks: { store: true, sendQueue: true, webhookDelivery: true } },
+		body: { status: 'ready', checks: { store: true, sendQueue: true, webhookDelivery: true }, privateFetch: server.services.privateFetch },
 	});
 	// The check really wrote to the store.
 	expect(Date.parse(server.services.store.meta.get('ready_checked_at')!)).toBeGreaterThan(Date.now() - 60000);
@@ -44,7 +44,7 @@ test('/readyz answers 503 naming what is not ready', async () => {
 		const res = await fetch(`${other.url}/readyz`);
 		expect({ status: res.status, body: await res.json() }).toEqual({
 			status: 503,
-			body: { status: 'not ready', checks: { store: true, sendQueue: false, webhookDelivery: true } },
+			body: { status: 'not ready', checks: { store: true, sendQueue: false, webhookDelivery: true }, privateFetch: { allowed: true, reason: expect.stringContaining('loopback only') } },
 		});
 	} finally {
 		await other.close();

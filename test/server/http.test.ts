@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { ZodType } from 'zod';
-import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, connectedDevice, expectWpError, readReply, startGateway, startServer, type Client, type Device, type Reply } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, connectedDevice, expectWpError, readReply, startGateway, startServer, type Client, type Device, type Reply, storedDevice } from '../helpers/server';
 import type { App } from '../../server/src/app';
 import { routes } from '../../server/src/routes';
 import { namespaceOf } from '../../server/src/http/route';
@@ -104,10 +104,10 @@ describe('authentication', () => {
 		['DELETE', '/devices/http-dev', undefined],
 		['GET', '/devices/http-dev/webhook', undefined],
 		['POST', '/devices/http-dev/webhook', { url: 'http://127.0.0.1:9/x' }],
-	])("%s %s on another user's device is 403", async (method, route, body) => {
+	])("%s %s on another user's device is 404 (names are per user)", async (method, route, body) => {
 		const res = await api.call(method, route, body, { key: bobKey });
-		expect(res.status).toBe(403);
-		expect(res.body).toEqual({ success: false, message: "device 'http-dev' belongs to another user" });
+		expect(res.status).toBe(404);
+		expect(res.body).toEqual({ success: false, message: "device 'http-dev' not found" });
 	});
 
 	test.each([
@@ -117,10 +117,10 @@ describe('authentication', () => {
 		['POST', '/devices/http-dev/react', { id: 'x', text: '👍' }],
 		['POST', '/devices/http-dev/presence', { from: '5511999990009', presence: 'composing' }],
 		['GET', '/devices/http-dev/presence', undefined],
-	])("sandbox %s %s on another user's device is 403", async (method, route, body) => {
+	])("sandbox %s %s on another user's device is 404 (names are per user)", async (method, route, body) => {
 		const res = await sandbox.call(method, route, body, { key: bobKey });
-		expect(res.status).toBe(403);
-		expect(res.body).toEqual({ success: false, message: "device 'http-dev' belongs to another user" });
+		expect(res.status).toBe(404);
+		expect(res.body).toEqual({ success: false, message: "device 'http-dev' not found" });
 	});
 
 	test("nothing bob tried changed the device or its data", async () => {
@@ -299,7 +299,7 @@ describe('request bodies', () => {
 				body: JSON.stringify({ name: 'small', profileName: 'x'.repeat(100) }),
 			});
 			expect(ok.status).toBe(201);
-			expect(small.services.store.devices.byName('big')).toBeUndefined();
+			expect(storedDevice(small.services.store, 'big')).toBeUndefined();
 		} finally {
 			await small.close();
 		}
@@ -546,7 +546,7 @@ describe('nothing a client sends crashes the server', () => {
 		expect(index.status).toBe(200);
 		const created = await api.post('/devices', { name: 'after-junk' }, { key: ADMIN_KEY });
 		expect(created.status).toBe(201);
-		expect(server.services.store.devices.byName('proto')).toBeUndefined();
+		expect(storedDevice(server.services.store, 'proto')).toBeUndefined();
 		expect(({} as Record<string, unknown>).admin).toBeUndefined();
 	});
 });

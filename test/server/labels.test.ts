@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { ADMIN_KEY, SANDBOX, client, connectedDevice, eventually, startGateway, startServer, tempDataDir, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, SANDBOX, client, connectedDevice, eventually, startGateway, startServer, tempDataDir, type Client, type Device, storedDevice } from '../helpers/server';
 import { type Receiver, startReceiver } from '../helpers/webhooks';
 import { migrations } from '../../server/src/store/schema';
 import type { App } from '../../server/src/app';
@@ -40,7 +40,7 @@ const labels = (d: Device) => api.get('/labels', { token: d.token });
 const setLabels = (d: Device, body: Record<string, unknown>) => api.post('/chat/labels', body, { token: d.token });
 const edit = (d: Device, body: Record<string, unknown>) => api.post('/label/edit', body, { token: d.token });
 const createLabel = (device: string, body: Record<string, unknown>, key = ADMIN_KEY) => sandbox.post(`/devices/${device}/labels`, body, { key });
-const deviceId = (name: string) => server.services.store.devices.byName(name)!.id;
+const deviceId = (name: string) => storedDevice(server.services.store, name)!.id;
 /** The chat's labels as the store holds them: `chats.labels`, a JSON array of label id strings. */
 const storedLabels = (d: Device, chatid: string) => {
 	const chat = server.services.store.chats.get(deviceId(d.name), chatid);
@@ -362,12 +362,12 @@ describe('POST /sandbox/v1/devices/{name}/labels', () => {
 		expect(await createLabel('full', { name: 'L21' })).toMatchObject({ status: 409, body: { message: "device 'full' already has 20 labels, the most a device can have" } });
 	});
 
-	test('bad bodies are a 400; unknown device 404; another user 403; no key 401', async () => {
+	test('bad bodies are a 400; unknown device 404; another user 404; no key 401', async () => {
 		expect(await createLabel('shop', {})).toMatchObject({ status: 400, body: { message: 'name is required' } });
 		expect(await createLabel('shop', { name: 'x', color: 20 })).toMatchObject({ status: 400, body: { message: 'color must be at most 19' } });
 		expect(await createLabel('nobody', { name: 'x' })).toMatchObject({ status: 404, body: { message: "device 'nobody' not found" } });
 		const { apiKey } = server.services.store.users.create('carol');
-		expect(await createLabel('shop', { name: 'x' }, apiKey)).toMatchObject({ status: 403, body: { message: "device 'shop' belongs to another user" } });
+		expect(await createLabel('shop', { name: 'x' }, apiKey)).toMatchObject({ status: 404, body: { message: "device 'shop' not found" } });
 		expect((await sandbox.post('/devices/shop/labels', { name: 'x' })).status).toBe(401);
 	});
 });

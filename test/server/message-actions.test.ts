@@ -1,4 +1,4 @@
-import { ADMIN_KEY, connectedDevice, eventually, findMessage, startGateway, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, findMessage, startGateway, type Client, type Device, storedDevice } from '../helpers/server';
 import { type Receiver, sleep, startReceiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
@@ -50,7 +50,7 @@ const inbound = async (d: Device, body: Record<string, unknown>) => {
 const stored = (d: Device, id: string) => findMessage(api, d.token, id);
 
 const unreadOf = (d: Device, chatid: string) => {
-	const device = server.services.store.devices.byName(d.name)!;
+	const device = storedDevice(server.services.store, d.name)!;
 	return server.services.store.chats.get(device.id, chatid)?.unread;
 };
 

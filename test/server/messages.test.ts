@@ -1,4 +1,4 @@
-import { ADMIN_KEY, connectedDevice, eventually, findMessage, startGateway, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, findMessage, startGateway, type Client, type Device, storedDevice } from '../helpers/server';
 import { configSchema } from '../../server/src/config';
 import type { App } from '../../server/src/app';
 
@@ -24,7 +24,7 @@ const texts = (res: { body: any }) => res.body.data.messages.map((m: { text: str
 const findOne = (d: Device, id: string) => findMessage(api, d.token, id);
 
 const chatOf = (d: Device, chatid: string) => {
-	const device = server.services.store.devices.byName(d.name)!;
+	const device = storedDevice(server.services.store, d.name)!;
 	return server.services.store.chats.get(device.id, chatid);
 };
 

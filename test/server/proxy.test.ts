@@ -1,4 +1,4 @@
-import { ADMIN_KEY, client, startGateway, startServer, tempDataDir, type Client } from '../helpers/server';
+import { ADMIN_KEY, client, startGateway, startServer, tempDataDir, type Client, storedDevice } from '../helpers/server';
 import type { App } from '../../server/src/app';
 
 /** GET, POST and DELETE /proxy: per-device proxy settings, the password never shown, kept across restarts. */
@@ -28,7 +28,7 @@ afterAll(() => server.close());
 
 const getProxy = (t = token) => api.get('/proxy', { token: t });
 const setProxy = (body: unknown, t = token) => api.post('/proxy', body, { token: t });
-const stored = (name = 'shop') => server.services.store.proxies.ofDevice(server.services.store.devices.byName(name)!.id);
+const stored = (name = 'shop') => server.services.store.proxies.ofDevice(storedDevice(server.services.store, name)!.id);
 
 test('a device starts on the default connection', async () => {
 	expect(await getProxy()).toMatchObject({ status: 200, body: { success: true, data: DEFAULT } });
@@ -126,7 +126,7 @@ test('401 without a token or with a wrong one, on every route', async () => {
 });
 
 test('deleting the device deletes its proxy', async () => {
-	const id = server.services.store.devices.byName('shop')!.id;
+	const id = storedDevice(server.services.store, 'shop')!.id;
 	expect(server.services.store.proxies.ofDevice(id)).toBeDefined();
 	expect((await api.delete('/devices/shop', { key: ADMIN_KEY })).status).toBe(200);
 	expect(server.services.store.proxies.ofDevice(id)).toBeUndefined();
@@ -140,7 +140,7 @@ test('the proxy survives a restart', async () => {
 	await first.close();
 	const second = await startServer({ data, pairing: 'manual' });
 	const got = await client(second.url).get('/proxy', { token: kept });
-	const stillThere = second.services.store.proxies.ofDevice(second.services.store.devices.byName('kept')!.id);
+	const stillThere = second.services.store.proxies.ofDevice(storedDevice(second.services.store, 'kept')!.id);
 	await second.close();
 	expect(got.body.data).toEqual(set.body.data);
 	expect(stillThere!.url).toBe(`socks5://me:${PASSWORD}@proxy.example.com:1080`);

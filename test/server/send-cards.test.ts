@@ -1,4 +1,4 @@
-import { ADMIN_KEY, connectedDevice, eventually, expectError, findMessage, startGateway, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, findMessage, startGateway, type Client, type Device, storedDevice } from '../helpers/server';
 import type { App } from '../../server/src/app';
 
 /** POST /send/contact, /send/location and /send/location-button, read back through /message/find. */
@@ -59,7 +59,7 @@ describe('POST /send/contact', () => {
 		expect(m.content).toEqual(content);
 		expect((await findOne(m.id)).content).toEqual(content);
 		// The chat shows the contact card as its last message.
-		const chat = server.services.store.chats.get(server.services.store.devices.byName('cards')!.id, CONTACT_JID)!;
+		const chat = server.services.store.chats.get(storedDevice(server.services.store, 'cards')!.id, CONTACT_JID)!;
 		expect(chat.last_msg_type).toBe('contact');
 	});
 

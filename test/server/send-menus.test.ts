@@ -1,4 +1,4 @@
-import { ADMIN_KEY, connectedDevice, eventually, expectError, findMessage, startGateway, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, findMessage, startGateway, type Client, type Device, storedDevice } from '../helpers/server';
 import { startReceiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
@@ -331,7 +331,7 @@ describe('POST /sandbox/v1/devices/{name}/answer', () => {
 		});
 		expect((await findOne(res.body.data.id)).content).toEqual({ selectedId: 'no', selectedText: 'No' });
 		expect((await findOne(sent.id)).status).toBe('read');
-		const chat = server.services.store.chats.get(server.services.store.devices.byName('menus')!.id, CONTACT_JID)!;
+		const chat = server.services.store.chats.get(storedDevice(server.services.store, 'menus')!.id, CONTACT_JID)!;
 		expect(chat.last_msg_type).toBe('buttonsResponse');
 
 		expectError(await answer({ id: sent.id, choice: 'https://x.example' }), 400, "choice: the menu has no reply button with the id 'https://x.example' (reply ids: 'yes', 'no')");

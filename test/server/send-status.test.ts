@@ -1,4 +1,4 @@
-import { ADMIN_KEY, connectedDevice, eventually, expectError, startGateway, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, connectedDevice, eventually, expectError, startGateway, type Client, type Device, storedDevice } from '../helpers/server';
 import { OGG, PDF, PNG } from '../helpers/files';
 import type { App } from '../../server/src/app';
 
@@ -40,7 +40,7 @@ describe('POST /send/status', () => {
 		const found = await feed();
 		expect(found.messages.map((m: { id: string }) => m.id)).toContain(res.body.data.id);
 		// The status feed is not a conversation: no chat is listed for it.
-		expect(server.services.store.chats.get(server.services.store.devices.byName('poster')!.id, STATUS)).toBeUndefined();
+		expect(server.services.store.chats.get(storedDevice(server.services.store, 'poster')!.id, STATUS)).toBeUndefined();
 		await eventually(async () => (await api.post('/message/find', { id: res.body.data.id }, { token: dev.token })).body.data.messages[0].status === 'delivered');
 	});
 

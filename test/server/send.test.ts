@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ADMIN_KEY, client, connectedDevice, eventually, expectError, findMessage, startGateway, startServer, tempDataDir, type Client, type Device } from '../helpers/server';
+import { ADMIN_KEY, client, connectedDevice, eventually, expectError, findMessage, startGateway, startServer, tempDataDir, type Client, type Device, storedDevice } from '../helpers/server';
 import type { App } from '../../server/src/app';
 
 /** POST /send/text and the common send fields, read back through /message/find and the sandbox. */
@@ -23,7 +23,7 @@ const send = (body: Record<string, unknown>, token = dev.token) => api.post('/se
 const findOne = (id: string, token = dev.token) => findMessage(api, token, id);
 
 const chatOf = (deviceName: string, chatid: string) => {
-	const device = server.services.store.devices.byName(deviceName)!;
+	const device = storedDevice(server.services.store, deviceName)!;
 	return server.services.store.chats.get(device.id, chatid);
 };
 

@@ -4,7 +4,7 @@ import { ADMIN_KEY, SANDBOX, client, connectedDevice, eventually, startServer, t
 import { sleep, startReceiver, type Receiver } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 import { Outbound, OutboundError, dnsResolver, type Resolver } from '../../server/src/outbound/fetch';
-import { isObviouslyPrivate, isPublicAddress } from '../../server/src/outbound/policy';
+import { isObviouslyPrivate, isPublicAddress, privateFetchPolicy } from '../../server/src/outbound/policy';
 
 /**
  * Server-side request forgery: no URL a client gives (media, images, webhooks) may make the server
@@ -227,7 +227,7 @@ describe('through the routes, with the server itself as target', () => {
 				expect([url, res.status, res.body.message]).toEqual([
 					url,
 					400,
-					'url: refused: private address (start the server with --allow-private-fetch to deliver webhooks to this machine or a private network)',
+					'url: refused: private address (private targets are refused by --allow-private-fetch=false)',
 				]);
 			}
 			expect((await api.get(`/devices/${dev.name}/webhook`, { key: ADMIN_KEY })).body.data).toEqual([]);
@@ -248,26 +248,64 @@ describe('through the routes, with the server itself as target', () => {
 	});
 });
 
-describe('allowPrivateFetch', () => {
-	test('lets media and webhooks reach this machine', async () => {
-		const server = await startServer({ pairing: 'manual', allowPrivateFetch: true });
+describe('private targets follow where the server listens (allowPrivateFetch unset)', () => {
+	test('the policy: loopback only allows them, any other address refuses them, an explicit setting wins', () => {
+		for (const host of ['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost']) expect([host, privateFetchPolicy(undefined, host).allowed]).toEqual([host, true]);
+		for (const host of ['0.0.0.0', '::', '192.168.1.5', '10.0.0.7', 'example.com']) expect([host, privateFetchPolicy(undefined, host).allowed]).toEqual([host, false]);
+		expect(privateFetchPolicy(false, '127.0.0.1')).toEqual({ allowed: false, reason: 'refused by --allow-private-fetch=false' });
+		expect(privateFetchPolicy(true, '0.0.0.0')).toEqual({ allowed: true, reason: 'allowed by --allow-private-fetch' });
+	});
+
+	test('on loopback, with no setting: media and webhooks reach this machine, and /readyz says why', async () => {
+		const server = await startServer({ pairing: 'manual' });
 		try {
+			expect(server.services.config.allowPrivateFetch).toBeUndefined();
 			const d = await connectedDevice(server, 'ssrf-allowed');
 			const api = client(server.url);
 			const res = await api.post('/send/media', { number: '5511900000001', type: 'document', file: `${target.url}/doc.txt` }, { token: d.token });
 			expect(res.status).toBe(200);
 			const hook = await api.post(`/devices/${d.name}/webhook`, { url: `http://localhost:${target.port}/hook` }, { key: ADMIN_KEY });
 			expect(hook.status).toBe(200);
+			const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { privateFetch: unknown };
+			expect(ready.privateFetch).toEqual({ allowed: true, reason: 'allowed: the server listens on loopback only (127.0.0.1), so only this machine can call it' });
 		} finally {
 			await server.close();
 			target.hits.length = 0;
 		}
 	});
 
-	test('is read from the flag or the environment as true/false', async () => {
+	test('on every interface, with no setting: a loopback webhook and media are refused, saying why; --allow-private-fetch allows them', async () => {
+		const open = await startServer({ pairing: 'manual', host: '0.0.0.0' });
+		try {
+			const d = await connectedDevice(open, 'ssrf-open');
+			const api = client(open.url);
+			const hook = await api.post(`/devices/${d.name}/webhook`, { url: `http://127.0.0.1:${target.port}/hook` }, { key: ADMIN_KEY });
+			expect([hook.status, hook.body.message]).toEqual([
+				400,
+				'url: refused: private address (private targets are refused: the server listens on 0.0.0.0, reachable from other machines (--allow-private-fetch allows it))',
+			]);
+			const media = await api.post('/send/media', { number: '5511900000001', type: 'document', file: `${target.url}/doc.txt` }, { token: d.token });
+			expect([media.status, media.body.message]).toEqual([400, `file: refused: private address ${target.url}/doc.txt`]);
+			expect(target.hits).toEqual([]);
+			expect(((await (await fetch(`${open.url}/readyz`)).json()) as { privateFetch: { allowed: boolean } }).privateFetch.allowed).toBe(false);
+		} finally {
+			await open.close();
+		}
+		const allowed = await startServer({ pairing: 'manual', host: '0.0.0.0', allowPrivateFetch: true });
+		try {
+			const d = await connectedDevice(allowed, 'ssrf-open-allowed');
+			const hook = await client(allowed.url).post(`/devices/${d.name}/webhook`, { url: `http://127.0.0.1:${target.port}/hook` }, { key: ADMIN_KEY });
+			expect(hook.status).toBe(200);
+		} finally {
+			await allowed.close();
+		}
+	});
+
+	test('is read from the flag or the environment as true/false, and is unset by default', async () => {
 		const { loadConfig } = await import('../../server/src/config');
-		expect(loadConfig({}, {}).allowPrivateFetch).toBe(false);
+		expect(loadConfig({}, {}).allowPrivateFetch).toBeUndefined();
 		expect(loadConfig({ 'allow-private-fetch': 'true' }, {}).allowPrivateFetch).toBe(true);
+		expect(loadConfig({ 'allow-private-fetch': 'false' }, {}).allowPrivateFetch).toBe(false);
 		expect(loadConfig({}, { WDM_ALLOW_PRIVATE_FETCH: '1' }).allowPrivateFetch).toBe(true);
 		expect(() => loadConfig({ 'allow-private-fetch': 'maybe' }, {})).toThrow('--allow-private-fetch (WDM_ALLOW_PRIVATE_FETCH) must be true or false');
 	});

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ADMIN_KEY, client, startServer, tempDataDir } from '../helpers/server';
+import { ADMIN_KEY, client, startServer, tempDataDir, storedDevice } from '../helpers/server';
 import { Store } from '../../server/src/store';
 import type { App } from '../../server/src/app';
 
@@ -55,7 +55,7 @@ test('the key is a 0600 file beside the store; the store file alone gives no tok
 
 	expect(mode(keyFile(data))).toBe(0o600);
 	const key = Buffer.from(fs.readFileSync(keyFile(data), 'utf8').trim(), 'hex');
-	const device = withStore(data, (store) => store.devices.byName('phone1')!);
+	const device = withStore(data, (store) => storedDevice(store, 'phone1')!);
 	expect(derive(key, device.id)).toBe(token);
 
 	// A copy of the store without the key file: no value in it derives the token, and the key is nowhere in its bytes.

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { ADMIN_KEY, startGateway, type Client } from '../helpers/server';
+import { ADMIN_KEY, startGateway, type Client, storedDevice } from '../helpers/server';
 import type { App } from '../../server/src/app';
 
 let server: App;
@@ -22,7 +22,7 @@ async function device(prefix = 'wh') {
 
 const hook = (name: string) => `/devices/${name}/webhook`;
 const secretOf = (name: string, url: string) => {
-	const device = server.services.store.devices.byName(name)!;
+	const device = storedDevice(server.services.store, name)!;
 	return server.services.store.webhooks.byUrl(device.id, url)?.secret;
 };
 const b64secret = (bytes: number) => `whsec_${crypto.randomBytes(bytes).toString('base64')}`;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ADMIN_KEY, client, connectedDevice, eventually, startGateway } from '../helpers/server';
+import { ADMIN_KEY, client, connectedDevice, eventually, startGateway, storedDevice } from '../helpers/server';
 import { type Hit, verifySignature } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 
@@ -42,7 +42,7 @@ test('1,000 events to one receiver: each arrives once, signed, over at most 32 k
 	const sub = await api.post(`/devices/${device.name}/webhook`, { url, events: ['presence'] }, { key: ADMIN_KEY });
 	expect(sub.status).toBe(200);
 	const { store, events } = server.services;
-	const row = store.devices.byName('volume')!;
+	const row = storedDevice(store, 'volume')!;
 	store.tx(() => {
 		for (let i = 0; i < 1000; i++) events.emit(row, 'presence', { chatid: '5511900000000@s.whatsapp.net', presence: 'composing', seq: i });
 	});

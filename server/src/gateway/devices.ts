@@ -31,7 +31,7 @@ export const deviceRoutes = [
 			profileName: z.string().trim().max(100).optional(),
 		}),
 		handler: ({ services, user, body, reply }) => {
-			if (services.store.devices.byName(body.name)) throw conflict(`a device named '${body.name}' already exists`);
+			if (services.store.devices.byName(user.id, body.name)) throw conflict(`you already have a device named '${body.name}'`);
 			const id = crypto.randomUUID();
 			const device = services.store.devices.insert(
 				{ id, user_id: user.id, name: body.name, profile_name: body.profileName ?? body.name },

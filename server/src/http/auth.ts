@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Services } from '../services';
 import type { DeviceRow, UserRow } from '../store/types';
 import type { AuthScheme } from './route';
-import { forbidden, notFound, unauthorized } from './errors';
+import { notFound, unauthorized } from './errors';
 
 /** Resolves the caller of a route by its scheme; throws 401 with what is missing or wrong. */
 export function authenticate(
@@ -46,10 +46,9 @@ function siteUser(header: string | undefined, services: Services): UserRow | nul
 	return user;
 }
 
-/** The device named in a user route, which must belong to that user. */
+/** The device named in a user route: names are the user's own, so another user's device is not found. */
 export function ownDevice(services: Services, user: UserRow, name: string): DeviceRow {
-	const device = services.store.devices.byName(name);
+	const device = services.store.devices.byName(user.id, name);
 	if (!device) throw notFound(`device '${name}' not found`);
-	if (device.user_id !== user.id) throw forbidden(`device '${name}' belongs to another user`);
 	return device;
 }

@@ -89,7 +89,8 @@ export function serveObservability(app: FastifyInstance, services: Services) {
 	app.get('/readyz', async (_request, reply) => {
 		const checks = { store: storeWritable(services), sendQueue: services.sendQueue.worker.active, webhookDelivery: services.delivery.worker.active };
 		const ready = Object.values(checks).every(Boolean);
-		return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+		// Not a check: what the server may reach, so that a refused webhook or media URL can be explained.
+		return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, privateFetch: services.privateFetch });
 	});
 }
 

@@ -29,3 +29,30 @@ export function isObviouslyPrivate(url: string): boolean {
 	if (literal) return !isPublicAddress(literal);
 	return host === 'localhost' || host.endsWith('.localhost');
 }
+
+/** Whether a listening address is this machine's loopback only (`127.0.0.1`, `::1`, `localhost`). */
+export function isLoopbackHost(host: string): boolean {
+	const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+	if (bare === 'localhost') return true;
+	return ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'loopback';
+}
+
+/** Whether the server may fetch from and post to this machine and private networks, and why. */
+export interface PrivateFetchPolicy {
+	allowed: boolean;
+	reason: string;
+}
+
+/**
+ * Private targets follow where the server listens. On loopback only, nobody but processes of this machine
+ * can call the server, and they reach loopback and the LAN themselves: the guard would protect nothing and
+ * would break the common setup (an n8n on the same machine). On any other address, other machines can make
+ * the server fetch for them: refused. An explicit setting wins, either way.
+ */
+export function privateFetchPolicy(setting: boolean | undefined, host: string): PrivateFetchPolicy {
+	if (setting === true) return { allowed: true, reason: 'allowed by --allow-private-fetch' };
+	if (setting === false) return { allowed: false, reason: 'refused by --allow-private-fetch=false' };
+	return isLoopbackHost(host)
+		? { allowed: true, reason: `allowed: the server listens on loopback only (${host}), so only this machine can call it` }
+		: { allowed: false, reason: `refused: the server listens on ${host}, reachable from other machines (--allow-private-fetch allows it)` };
+}

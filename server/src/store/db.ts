@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { migrations } from './schema';
 
@@ -7,12 +8,40 @@ export type Db = Database.Database;
 
 /** Opens the store (`:memory:` or a data directory holding `wdm.sqlite`) and brings its schema up to date. */
 export function openDb(data: string): Db {
-	let file = data;
-	if (data !== ':memory:') {
-		fs.mkdirSync(data, { recursive: true });
-		file = path.join(data, 'wdm.sqlite');
+	if (data === ':memory:') return prepareDb(new Database(data));
+	const dir = path.resolve(data);
+	const file = path.join(dir, 'wdm.sqlite');
+	try {
+		// The store holds every secret of the server (webhook secrets, the AI key): readable by its user only.
+		fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+		// Created with its mode from the start; SQLite gives the -wal and -shm files the same one.
+		fs.closeSync(fs.openSync(file, 'a', 0o600));
+	} catch (error) {
+		throw new Error(`cannot use the data directory ${dir}: ${causeOf(error)} (choose another with --data)`);
 	}
-	const db = new Database(file);
+	let db: Db | undefined;
+	try {
+		db = new Database(file);
+		return prepareDb(db);
+	} catch (error) {
+		db?.close();
+		throw new Error(`cannot open the store ${file}: ${causeOf(error)}`);
+	}
+}
+
+/** What went wrong with a file, in words: SQLite's own ("unable to open database file") name neither the file nor the reason. */
+function causeOf(error: unknown): string {
+	const { code, message } = error as NodeJS.ErrnoException;
+	const user = os.userInfo().username;
+	if (code === 'EACCES' || code === 'EPERM' || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM') {
+		return `permission denied for user ${user} (${message})`;
+	}
+	if (code === 'EROFS') return 'the file system is read-only';
+	if (code === 'ENOTDIR' || code === 'EEXIST') return 'a file is in the way of the directory';
+	return message;
+}
+
+function prepareDb(db: Db): Db {
 	cacheStatements(db);
 	db.pragma('journal_mode = WAL');
 	db.pragma('synchronous = NORMAL');
@@ -22,7 +51,6 @@ export function openDb(data: string): Db {
 	// large share of a send and most of its variance; checkpointing every 10000 pages (a log of up to
 	// ~40 MB) makes them ten times rarer and copies each hot page once for many more commits.
 	db.pragma('wal_autocheckpoint = 10000');
-	db.pragma('foreign_keys = ON');
 	// Another process (`wdm-server users create`) may write while the server runs.
 	db.pragma('busy_timeout = 5000');
 	// IMMEDIATE, and the version read inside: of two processes opening a new store at once (a server and
@@ -33,7 +61,13 @@ export function openDb(data: string): Db {
 			db.exec(migrations[i]);
 			db.pragma(`user_version = ${i + 1}`);
 		}
+		// Migrations run with foreign keys off (below): check what they left before it commits.
+		const broken = applied < migrations.length ? (db.pragma('foreign_key_check') as unknown[]) : [];
+		if (broken.length) throw new Error(`a migration left ${broken.length} rows whose references are broken (PRAGMA foreign_key_check)`);
 	}).immediate();
+	// After the migrations: one that rebuilds a table drops the old one, which with foreign keys on would
+	// delete every row that references it (SQLite's procedure for altering a table runs with them off).
+	db.pragma('foreign_keys = ON');
 	// Table statistics for the planner (SQLite's advice for a connection that stays open: optimize with
 	// 0x10002 at open). Without them it guesses about ten rows per value of an index's first column and
 	// can pick the wrong index on a large store.

@@ -54,8 +54,9 @@ export class DevicesRepo {
 		return this.cache.get(id) ?? this.cache.keep(this.one('SELECT * FROM devices WHERE id = ?', id));
 	}
 
-	byName(name: string) {
-		return this.one('SELECT * FROM devices WHERE name = ?', name);
+	/** A user's device by its name (names are unique per user: two users may each have a `shop`). */
+	byName(userId: number, name: string) {
+		return this.one('SELECT * FROM devices WHERE user_id = ? AND name = ?', userId, name);
 	}
 
 	byToken(token: string): DeviceRow | undefined {

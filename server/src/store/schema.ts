@@ -330,4 +330,33 @@ export const migrations: string[] = [
 	CREATE INDEX contacts_device_name ON contacts(device_id, name COLLATE NOCASE, jid);
 	CREATE INDEX content_scheduled ON content(date_gmt) WHERE status = 'future';
 	`,
+	// Device names are unique per user, not on the server: two users may each have a \`shop\`. SQLite drops a
+	// UNIQUE constraint only by rebuilding the table (run with foreign keys off, see openDb).
+	`
+	CREATE TABLE devices_by_user (
+		id TEXT PRIMARY KEY,
+		user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+		name TEXT NOT NULL,
+		token_hash TEXT NOT NULL UNIQUE,
+		status TEXT NOT NULL DEFAULT 'disconnected',
+		phone TEXT,
+		profile_name TEXT,
+		is_business INTEGER NOT NULL DEFAULT 1,
+		created_at INTEGER NOT NULL,
+		last_disconnect INTEGER,
+		last_disconnect_reason TEXT,
+		qr_code TEXT,
+		pair_code TEXT,
+		qr_expires_at INTEGER,
+		UNIQUE (user_id, name)
+	);
+	INSERT INTO devices_by_user SELECT id, user_id, name, token_hash, status, phone, profile_name, is_business, created_at,
+		last_disconnect, last_disconnect_reason, qr_code, pair_code, qr_expires_at FROM devices;
+	DROP TABLE devices;
+	ALTER TABLE devices_by_user RENAME TO devices;
+	CREATE INDEX devices_phone ON devices(phone);
+	CREATE TRIGGER devices_default_labels AFTER INSERT ON devices BEGIN
+		INSERT INTO labels (device_id, id, name, color) SELECT NEW.id, id, name, color FROM label_defaults;
+	END;
+	`,
 ];

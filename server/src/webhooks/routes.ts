@@ -57,8 +57,8 @@ function change(services: Services, device: DeviceRow, body: Body) {
 	}
 	if (body.action === 'update' && !existing) throw badRequest(`url: no webhook with this url on device '${device.name}' to update`);
 	// Names that resolve to private addresses are refused at each delivery; these need no DNS to tell.
-	if (!services.config.allowPrivateFetch && isObviouslyPrivate(body.url!)) {
-		throw badRequest('url: refused: private address (start the server with --allow-private-fetch to deliver webhooks to this machine or a private network)');
+	if (!services.privateFetch.allowed && isObviouslyPrivate(body.url!)) {
+		throw badRequest(`url: refused: private address (private targets are ${services.privateFetch.reason})`);
 	}
 	if (body.expiresAt !== undefined && body.expiresAt <= Date.now()) throw badRequest('expiresAt: must be in the future (epoch milliseconds)');
 	const chatid = body.chatid === undefined ? null : parseAddress(body.chatid, 'chatid').jid;
