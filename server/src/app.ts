@@ -5,6 +5,7 @@ import { serveFiles } from './media/serve';
 import { serveOpenApi } from './http/openapi';
 import { serveObservability } from './observability';
 import { registerDashboard } from './dashboard';
+import { serveFrontPage } from './site/front-page';
 import { ensureAdmin, type AdminAccess } from './bootstrap';
 import { routes } from './routes';
 import { Services, type ServiceOptions } from './services';
@@ -36,6 +37,7 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	serveOpenApi(app, routes);
 	serveObservability(app, services);
 	registerDashboard(app);
+	serveFrontPage(app, services);
 	// In-flight requests finish first (Fastify closes the listener), then background work is persisted.
 	app.addHook('onClose', async () => services.stop());
 	// Their answers close their connections: an idle keep-alive socket would hold the shutdown open

@@ -1,26 +1,53 @@
-// The example workflows of examples/, as a user gets them: the packed tarball installed into n8n
-// 2.40.7 the way its community-package installer does (`<user folder>/.n8n/nodes/node_modules`, node
-// types `n8n-nodes-wdm.*`), the workflow file imported with the ids of credentials a user would have
-// created under the names it uses, and run with `n8n execute` against the reference server.
-// (examples/bot.json, the webhook-triggered bot, is activated by the n8n-server e2e.)
+// The example workflows of examples/, the way docs/usage.md tells a new user to get there: the package
+// installed with the guide's command (`npm run install:n8n -- --user-folder DIR`, as n8n's
+// community-package installer does: `<user folder>/.n8n/nodes/node_modules`, node types
+// `n8n-nodes-wdm.*`), a fresh reference server with its default settings, the credentials the guide
+// names created, each example file imported with n8n's CLI AS IT IS (its own workflow id, credentials
+// bound by name), and run with `n8n execute`. (examples/bot.json, the webhook-triggered bot, is
+// activated in a running n8n by send-and-wait.test.ts, imported the same way.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, client, eventually, startServer } from '../helpers/server';
-import { buildPackage, ensureN8n, n8nCli, nodeOutput, packPackage, parseRun, type N8nRun } from './n8n';
+import { ADMIN_KEY, client, connectedDevice, eventually, startServer, type Device } from '../helpers/server';
+import { runCommand } from '../helpers/processes';
+import { ensureN8n, n8nCli, nodeOutput, parseRun, type N8nRun } from './n8n';
 
-const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+const ROOT = path.join(__dirname, '..', '..');
+const EXAMPLES = path.join(ROOT, 'examples');
 
 let server: App;
 let dir: string;
-let tarball: string;
+let n8n: Awaited<ReturnType<typeof n8nCli>>;
+let newsletter: Device;
 
 beforeAll(async () => {
 	await ensureN8n(); // ~8 min on a machine's first run, then nothing
 	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-e2e-examples-'));
-	tarball = await packPackage(path.join(dir, 'pack'));
+	const userFolder = path.join(dir, 'user');
+	// The guide's install command, into a fresh n8n user folder.
+	const install = await runCommand(`npm run install:n8n -- --user-folder ${userFolder}`, ROOT, process.env, 10 * 60_000);
+	expect(install.stdout).toContain(`Installed n8n-nodes-wdm 0.1.0 into ${path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm')}`);
+	// Nothing but the package: n8n-workflow is n8n's own (the peer is not installed).
+	expect(fs.readdirSync(path.join(userFolder, '.n8n', 'nodes', 'node_modules'))).toEqual(['n8n-nodes-wdm']);
+	const noCustomNodes = path.join(dir, 'no-custom-nodes'); // the package comes from the nodes folder only
+	fs.mkdirSync(noCustomNodes, { recursive: true });
+	n8n = await n8nCli(userFolder, noCustomNodes);
+
 	server = await startServer();
+	// The guide: the device the bulk send uses is created and paired first (its credential needs its token).
+	newsletter = await connectedDevice(server, 'newsletter');
+	const bot = await connectedDevice(server, 'bot-demo');
+	const gateway = `${server.url}/wp-json/wdm/v1`;
+	// The credentials the guide names, as a user creates them in n8n (which gives each an id of its own).
+	await n8n.importCredentials([
+		{ id: 'wdmExUserAccnt01', name: 'WDM account', type: 'wdmUserApi', data: { baseUrl: gateway, apiKey: ADMIN_KEY } },
+		// The token of the device the onboarding workflow creates, read from its Create Device node (docs/usage.md).
+		{ id: 'wdmExOnbDevice01', name: 'WDM onboarding device', type: 'wdmInstanceApi', data: { baseUrl: gateway, token: "={{ $('Create Device').first().json.token }}" } },
+		{ id: 'wdmExNewsDevic01', name: 'WDM newsletter device', type: 'wdmInstanceApi', data: { baseUrl: gateway, token: newsletter.token } },
+		{ id: 'wdmExBotDevice01', name: 'WDM bot device', type: 'wdmInstanceApi', data: { baseUrl: gateway, token: bot.token } },
+	]);
+	for (const file of ['onboarding.json', 'bulk-send.json', 'bot.json']) await n8n.importWorkflowFile(path.join(EXAMPLES, file));
 }, 20 * 60_000);
 
 afterAll(async () => {
@@ -28,41 +55,11 @@ afterAll(async () => {
 	if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface Credential {
-	name: string;
-	type: string;
-	data: object;
-}
-
-/** An n8n of its own with the package installed as n8n's installer does, and these credentials imported. */
-async function n8nWith(user: string, credentials: Credential[]) {
-	const userFolder = path.join(dir, user);
-	await buildPackage(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'), tarball);
-	const noCustomNodes = path.join(dir, 'no-custom-nodes'); // the package comes from the nodes folder only
-	fs.mkdirSync(noCustomNodes, { recursive: true });
-	const n8n = await n8nCli(userFolder, noCustomNodes);
-	const withIds = credentials.map((credential, i) => ({ id: `wdmEx${user}${i}`.slice(0, 16).padEnd(16, '0'), ...credential }));
-	await n8n.importCredentials(withIds);
-	return { n8n, ids: Object.fromEntries(withIds.map((credential) => [credential.name, credential.id])) };
-}
-
-/** An example file, with the ids of the user's credentials of the names its nodes use. */
-function example(file: string, id: string, credentialIds: Record<string, string>) {
-	const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
-	for (const node of workflow.nodes) {
-		for (const credential of Object.values<{ id?: string; name: string }>(node.credentials ?? {})) {
-			credential.id = credentialIds[credential.name];
-			if (!credential.id) throw new Error(`${file}: node "${node.name}" uses a credential "${credential.name}" the test did not create`);
-		}
-	}
-	return { ...workflow, id, active: false };
-}
-
 /**
  * Runs an imported workflow; the run, and what n8n logged while loading the package and running it.
  * n8n logs nothing about a package that loads cleanly (at info level): any line naming it is a warning.
  */
-async function execute(n8n: Awaited<ReturnType<typeof n8nWith>>['n8n'], workflowId: string): Promise<{ run: N8nRun; packageLog: string[] }> {
+async function execute(workflowId: string): Promise<{ run: N8nRun; packageLog: string[] }> {
 	const exit = await n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
 	const run = parseRun(exit.stdout);
 	if (exit.code !== 0 || !run) throw new Error(`n8n execute failed (exit ${exit.code})\n${exit.stdout.slice(-4000)}\n${exit.stderr.slice(-4000)}`);
@@ -73,78 +70,80 @@ async function execute(n8n: Awaited<ReturnType<typeof n8nWith>>['n8n'], workflow
 	return { run, packageLog: log.filter((line) => /n8n-nodes-wdm|wdm[A-Z]\w*/.test(line)) };
 }
 
-test('examples/onboarding.json: create a device, pair it, check numbers, greet the ones on the network, label their chats', async () => {
-	const gateway = `${server.url}/wp-json/wdm/v1`;
-	const { n8n, ids } = await n8nWith('onboard', [
-		{ name: 'WDM account', type: 'wdmUserApi', data: { baseUrl: gateway, apiKey: ADMIN_KEY } },
-		// The device is created by the workflow: its token comes from the Create Device node (docs/usage.md).
-		{ name: 'WDM onboarding device', type: 'wdmInstanceApi', data: { baseUrl: gateway, token: "={{ $('Create Device').first().json.token }}" } },
-	]);
-	const workflow = example('onboarding.json', 'wdmExOnboarding1', ids);
-	// The user's own values, in the Set Up node: a device name and numbers, one of them not on the network.
-	const [onNetwork, absent] = ['5511977770001', '5511977770002'];
-	expect((await client(server.url, '/wp-json/sandbox/v1').post('/numbers', { number: absent, onNetwork: false }, { key: ADMIN_KEY })).status).toBe(200);
-	const setUp = workflow.nodes.find((node: { name: string }) => node.name === 'Set Up');
-	const values = JSON.parse(setUp.parameters.jsonOutput);
-	setUp.parameters.jsonOutput = JSON.stringify({ ...values, device: 'onboarded', numbers: [onNetwork, absent] });
-	await n8n.importWorkflow(workflow);
+const idOf = (file: string) => (JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8')) as { id: string }).id;
 
-	const { run, packageLog } = await execute(n8n, 'wdmExOnboarding1');
+test('every example has a workflow id and versionId, and names its credentials with "id": null (bound by name on import)', () => {
+	for (const file of fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'))) {
+		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
+		expect([file, typeof workflow.id, typeof workflow.versionId]).toEqual([file, 'string', 'string']);
+		const references = workflow.nodes.flatMap((node: { credentials?: object }) => Object.values(node.credentials ?? {}));
+		expect(references.filter((ref: { id?: unknown; name?: unknown }) => ref.id !== null || typeof ref.name !== 'string')).toEqual([]);
+		// No device of the README's walk-through (`shop`): the examples run beside it.
+		expect(JSON.stringify(workflow)).not.toMatch(/"shop"|device `shop`/);
+	}
+});
+
+test('examples/onboarding.json, as it is: create a device, pair it, check numbers, greet the ones on the network, label their chats', async () => {
+	const { run, packageLog } = await execute(idOf('onboarding.json'));
 
 	expect(packageLog).toEqual([]);
 	expect(run.status).toBe('success');
 	const [device] = nodeOutput(run, 'Create Device');
-	expect(device).toMatchObject({ name: 'onboarded', token: expect.any(String) });
-	expect(nodeOutput(run, 'Get Status')).toEqual([expect.objectContaining({ name: 'onboarded', status: 'connected', connected: true })]);
-	expect(nodeOutput(run, 'Check Numbers').map((check) => [check.query, check.isInWhatsapp])).toEqual([
-		[onNetwork, true],
-		[absent, false],
-	]);
-	const [greeting] = nodeOutput(run, 'Send Greeting');
-	expect(nodeOutput(run, 'Send Greeting')).toHaveLength(1);
-	expect(greeting).toMatchObject({ chatid: `${onNetwork}@s.whatsapp.net`, text: values.greeting, status: 'sent' });
-	expect(nodeOutput(run, 'Label Chat')).toEqual([expect.objectContaining({ labelids: ['1'] })]);
+	expect(device).toMatchObject({ name: 'onboarding-demo', token: expect.any(String) });
+	expect(nodeOutput(run, 'Get Status')).toEqual([expect.objectContaining({ name: 'onboarding-demo', status: 'connected', connected: true })]);
+	// The Set Up node's own numbers: both on the simulated network.
+	const numbers = ['5511999990001', '5511999990002'];
+	expect(nodeOutput(run, 'Check Numbers').map((check) => [check.query, check.isInWhatsapp])).toEqual(numbers.map((n) => [n, true]));
+	const greetings = nodeOutput(run, 'Send Greeting');
+	expect(greetings.map((g) => [g.chatid, g.status])).toEqual(numbers.map((n) => [`${n}@s.whatsapp.net`, 'sent']));
+	expect(nodeOutput(run, 'Label Chat')).toEqual(numbers.map(() => expect.objectContaining({ labelids: ['1'] })));
 
-	// The server: the greeting was sent from the new device, and its chat has the label.
+	// The server: the greetings were sent from the new device, and their chats have the label.
 	const api = client(server.url);
-	const found = await api.post('/message/find', { id: greeting.id }, { token: device.token });
-	expect(found.body.data.messages).toEqual([expect.objectContaining({ id: greeting.id, text: values.greeting, fromMe: true })]);
+	const found = await api.post('/message/find', { track_source: 'onboarding' }, { token: device.token });
+	expect(found.body.data.messages.map((m: { id: string }) => m.id).sort()).toEqual(greetings.map((g) => g.id).sort());
 	const chats = await api.post('/chat/find', { wa_label: '1' }, { token: device.token });
-	expect(chats.body.data.chats.map((chat: { wa_chatid: string }) => chat.wa_chatid)).toEqual([`${onNetwork}@s.whatsapp.net`]);
+	expect(chats.body.data.chats.map((chat: { wa_chatid: string }) => chat.wa_chatid).sort()).toEqual(numbers.map((n) => `${n}@s.whatsapp.net`));
 }, 10 * 60_000);
 
-test('examples/bulk-send.json: the contacts saved on the device each get the newsletter, queued and paced', async () => {
-	// A paired device: asking for its QR code starts the pairing, which the simulated phone completes by itself.
-	const api = client(server.url);
-	const shop = (await api.post('/devices', { name: 'newsletter' }, { key: ADMIN_KEY })).body.data as { token: string };
-	await api.get('/devices/newsletter/qr', { key: ADMIN_KEY });
-	await eventually(async () => (await api.get('/devices/newsletter/status', { key: ADMIN_KEY })).body.data.connected);
+test('examples/bulk-send.json, as it is, on a new device: the sample contacts are saved, and each gets the newsletter, queued and paced', async () => {
+	const { run, packageLog } = await execute(idOf('bulk-send.json'));
+
+	expect(packageLog).toEqual([]);
+	expect(run.status).toBe('success');
 	const contacts = [
 		{ phone: '5511966660001', name: 'Ana' },
 		{ phone: '5511966660002', name: 'Bia' },
 		{ phone: '5511966660003', name: 'Caio' },
 	];
-	for (const contact of contacts) expect((await api.post('/contact/add', contact, { token: shop.token })).status).toBe(200);
-	const { n8n, ids } = await n8nWith('bulk', [
-		{ name: 'WDM shop', type: 'wdmInstanceApi', data: { baseUrl: `${server.url}/wp-json/wdm/v1`, token: shop.token } },
-	]);
-	await n8n.importWorkflow(example('bulk-send.json', 'wdmExBulkSend001', ids));
-
-	const { run, packageLog } = await execute(n8n, 'wdmExBulkSend001');
-
-	expect(packageLog).toEqual([]);
-	expect(run.status).toBe('success');
 	const sent = nodeOutput(run, 'Send Newsletter');
-	const newsletter = (name: string) => `Hi ${name}, this week's offers are in: https://example.com/offers`;
+	const text = (name: string) => `Hi ${name}, this week's offers are in: https://example.com/offers`;
 	// Queued: the gateway answered at once, one message per contact, in the contacts' order (by name).
-	expect(sent.map((message) => [message.chatid, message.text, message.status])).toEqual(
-		contacts.map((contact) => [`${contact.phone}@s.whatsapp.net`, newsletter(contact.name), 'queued']),
-	);
-	// Then the gateway's queue sends them all (the simulated phones then confirm delivery), each findable by its track source and id.
+	expect(sent.map((message) => [message.chatid, message.text, message.status])).toEqual(contacts.map((c) => [`${c.phone}@s.whatsapp.net`, text(c.name), 'queued']));
+	// Then the gateway's queue sends them all, from the newsletter device, each findable by its track source and id.
+	const api = client(server.url);
 	const found = await eventually(async () => {
-		const answer = await api.post('/message/find', { track_source: 'newsletter', limit: 10 }, { token: shop.token });
-		const messages = answer.body.data.messages as Array<{ status: string; text: string; track_id: string }>;
-		return messages.length === contacts.length && messages.every((message) => ['sent', 'delivered', 'read'].includes(message.status)) ? messages : undefined;
+		const answer = await api.post('/message/find', { track_source: 'newsletter', limit: 10 }, { token: newsletter.token });
+		const messages = answer.body.data.messages as Array<{ status: string; track_id: string }>;
+		return messages.length === contacts.length && messages.every((m) => ['sent', 'delivered', 'read'].includes(m.status)) ? messages : undefined;
 	});
-	expect(found.map((message) => message.track_id).sort()).toEqual(contacts.map((contact) => `${contact.phone}@s.whatsapp.net`));
+	expect(found.map((message) => message.track_id).sort()).toEqual(contacts.map((c) => `${c.phone}@s.whatsapp.net`));
+	// A second run saves no contact twice and sends to the same three.
+	expect((await execute(idOf('bulk-send.json'))).run.status).toBe('success');
+	expect((await api.get('/contacts', { token: newsletter.token })).body.data).toHaveLength(3);
 }, 10 * 60_000);
+
+test('examples/bot.json imports as it is, bound to the credentials of its names (activated by send-and-wait.test.ts)', async () => {
+	const exported = await n8n.cli(['export:workflow', `--id=${idOf('bot.json')}`]);
+	const workflow = JSON.parse(exported.stdout.slice(exported.stdout.indexOf('['))).find((w: { id: string }) => w.id === idOf('bot.json'));
+	const bound = Object.fromEntries(
+		workflow.nodes.flatMap((node: { name: string; credentials?: Record<string, { id: string; name: string }> }) =>
+			Object.values(node.credentials ?? {}).map((credential) => [node.name, credential]),
+		),
+	);
+	// By name, not the first credential of the type (three instance credentials were made before it).
+	expect(bound).toEqual({
+		'WDM Trigger': { id: 'wdmExUserAccnt01', name: 'WDM account' },
+		'Reply with Hours': { id: 'wdmExBotDevice01', name: 'WDM bot device' },
+	});
+}, 5 * 60_000);

@@ -34,6 +34,7 @@ export async function n8nServer(dir: string, extensions: string) {
 		webhookUrl: (webhookPath: string) => `${url}/webhook/${webhookPath}`,
 		importCredentials: cli.importCredentials,
 		importWorkflow: cli.importWorkflow,
+		importWorkflowFile: cli.importWorkflowFile,
 		/** Makes the workflow's current version the active one (n8n 2.x); it runs from the next start. */
 		async publish(workflowId: string) {
 			const exit = await cli.cli(['publish:workflow', `--id=${workflowId}`]);

@@ -101,36 +101,19 @@ export async function packPackage(dir: string): Promise<string> {
 }
 
 /**
- * Packs the package and installs the tarball into `dest` the way n8n's community-package installer
- * does (n8n 2.40.7, CommunityPackagesService.downloadPackage): unpack it, drop dev, peer and optional
- * dependencies from its package.json, then `npm install` in it without scripts. `dest` is either a
- * folder of N8N_CUSTOM_EXTENSIONS (node types `CUSTOM.*`) or `<user folder>/.n8n/nodes/node_modules/
- * n8n-nodes-wdm`, where the installer puts it (node types `n8n-nodes-wdm.*`). `dest` being outside
- * any node_modules tree of n8n, the nodes' `require('n8n-workflow')` resolves to n8n's own copy (n8n
- * adds its modules to NODE_PATH), as in a real install where n8n provides n8n-workflow.
+ * Installs the package into `dest` with the guide's own command (`scripts/install-in-n8n.mjs`, `npm run
+ * install:n8n`): the way n8n's community-package installer does (n8n 2.40.7, CommunityPackagesService):
+ * pack it (or take `tarball`), unpack it, drop dev, peer and optional dependencies from its package.json,
+ * then `npm install` in it without scripts. `dest` is either a folder of N8N_CUSTOM_EXTENSIONS (node
+ * types `CUSTOM.*`) or `<user folder>/.n8n/nodes/node_modules/n8n-nodes-wdm`, where the installer puts it
+ * (node types `n8n-nodes-wdm.*`). `dest` being outside any node_modules tree of n8n, the nodes'
+ * `require('n8n-workflow')` resolves to n8n's own copy (n8n adds its modules to NODE_PATH), as in a real
+ * install where n8n provides n8n-workflow.
  */
 export async function buildPackage(dest: string, tarball?: string): Promise<void> {
-	if (!tarball) {
-		const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-pack-'));
-		try {
-			return await buildPackage(dest, await packPackage(packDir));
-		} finally {
-			fs.rmSync(packDir, { recursive: true, force: true });
-		}
-	}
-	fs.mkdirSync(dest, { recursive: true });
-	const unpacked = await run('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], { timeoutMs: 60_000 });
-	if (unpacked.code !== 0) throw failure('tar', unpacked);
-	const manifestFile = path.join(dest, 'package.json');
-	const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
-	fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
-	const installFlags = ['--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'];
-	const installed = await run('npm', ['install', ...installFlags], { cwd: dest, timeoutMs: 5 * 60_000 });
-	if (installed.code !== 0) throw failure('npm install (as n8n installs a community package)', installed);
-	// What n8n loads from the installed package: every file the manifest lists must be there.
-	for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
-		if (!fs.existsSync(path.join(dest, file))) throw new Error(`package.json lists ${file}, which the tarball does not have`);
-	}
+	const script = path.join(__dirname, '..', '..', 'scripts', 'install-in-n8n.mjs');
+	const installed = await run(process.execPath, [script, '--dest', dest, ...(tarball ? ['--tarball', tarball] : [])], { timeoutMs: 10 * 60_000 });
+	if (installed.code !== 0) throw failure('scripts/install-in-n8n.mjs (as n8n installs a community package)', installed);
 }
 
 export async function freePort(): Promise<number> {
@@ -186,6 +169,11 @@ export async function n8nCli(dir: string, extensions: string, options: { nodeOpt
 		/** Credentials as `[{id, name, type, data}]`; `data` in clear, n8n encrypts it on import. */
 		importCredentials: (credentials: object[]) => importFile('credentials', credentials),
 		importWorkflow: (workflow: object) => importFile('workflow', workflow),
+		/** A workflow file as it is (an example as a user imports it: credentials with `"id": null` bind by name). */
+		async importWorkflowFile(file: string) {
+			const exit = await cli(['import:workflow', `--input=${file}`]);
+			if (exit.code !== 0) throw failure(`n8n import:workflow --input=${file}`, exit);
+		},
 		/**
 		 * Runs an imported workflow; fails with the run's error when the run or the command fails.
 		 * Also tells the peak resident memory of the n8n process that ran it.

@@ -21,11 +21,11 @@ let device: Device;
 let shop: Device;
 
 const WORKFLOW = 'wdmE2eSendWait01';
-const BOT = 'wdmE2eBotExampl1';
-// The bot example names its credentials "WDM account" and "WDM shop" (device `shop`).
+const BOT = 'wdmExHoursBot001'; // examples/bot.json's own id
+// The bot example names its credentials "WDM account" and "WDM bot device" (device `bot-demo`).
 const userKey = { id: 'wdmE2eSwUserKey1', name: 'WDM account' };
 const instance = { id: 'wdmE2eSwInstanc1', name: 'WDM ask' };
-const shopInstance = { id: 'wdmE2eSwShopIns1', name: 'WDM shop' };
+const shopInstance = { id: 'wdmE2eSwShopIns1', name: 'WDM bot device' };
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 
 /** A Webhook trigger on `path` (POST, answered at once) whose body is `{ number }`. */
@@ -81,17 +81,6 @@ const workflow = {
 	},
 };
 
-/** An example file, with the ids of the credentials of the names its nodes use (as a user who created them). */
-function example(file: string, id: string, credentialIds: Record<string, string>) {
-	const imported = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
-	for (const exampleNode of imported.nodes) {
-		for (const credential of Object.values<{ id?: string; name: string }>(exampleNode.credentials ?? {})) {
-			credential.id = credentialIds[credential.name];
-			if (!credential.id) throw new Error(`${file}: node "${exampleNode.name}" uses a credential "${credential.name}" the test did not create`);
-		}
-	}
-	return { ...imported, id, active: false };
-}
 
 beforeAll(async () => {
 	await ensureN8n();
@@ -100,10 +89,12 @@ beforeAll(async () => {
 	await buildPackage(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'));
 	const noCustomNodes = path.join(dir, 'no-custom-nodes'); // the package comes from the nodes folder only
 	fs.mkdirSync(noCustomNodes);
-	// Deliveries keep being retried for a while: n8n may be restarting when an event comes.
+	// Deliveries keep being retried for a while: n8n may be restarting when an event comes. No private-fetch
+	// setting: listening on loopback, the server reaches the n8n of this machine by default.
 	server = await startServer({ pairing: 'manual', webhookBackoffMs: 500, webhookMaxBackoffMs: 5000, webhookMaxAttempts: 30 });
+	expect(server.services.config.allowPrivateFetch).toBeUndefined();
 	device = await connectedDevice(server, 'ask');
-	shop = await connectedDevice(server, 'shop');
+	shop = await connectedDevice(server, 'bot-demo');
 	n8n = await n8nServer(userFolder, noCustomNodes);
 	const baseUrl = `${server.url}/wp-json/wdm/v1`;
 	await n8n.importCredentials([
@@ -111,8 +102,9 @@ beforeAll(async () => {
 		{ ...instance, type: 'wdmInstanceApi', data: { baseUrl, token: device.token } },
 		{ ...shopInstance, type: 'wdmInstanceApi', data: { baseUrl, token: shop.token } },
 	]);
-	const ids = Object.fromEntries([userKey, shopInstance].map((c) => [c.name, c.id]));
-	await n8n.importWorkflow([workflow, example('bot.json', BOT, ids)]);
+	await n8n.importWorkflow([workflow]);
+	// The example as a user imports it: its own workflow id, its credentials bound by name.
+	await n8n.importWorkflowFile(path.join(EXAMPLES, 'bot.json'));
 	await n8n.publish(WORKFLOW);
 	await n8n.publish(BOT);
 	await n8n.start();
@@ -226,11 +218,11 @@ test('examples/bot.json: activated, the bot answers a question about opening hou
 	const shopChat = async () =>
 		(await api().post('/message/find', { chatid: jidOf(erin), limit: 100 }, { token: shop.token })).body.data.messages as Array<{ id: string; fromMe: boolean; text: string; quoted: string | null }>;
 	// Activation registered the trigger's own subscription on the device.
-	const hooks = (await api().get('/devices/shop/webhook', { key: ADMIN_KEY })).body.data;
+	const hooks = (await api().get('/devices/bot-demo/webhook', { key: ADMIN_KEY })).body.data;
 	expect(hooks).toEqual([expect.objectContaining({ url: expect.stringContaining(`${n8n.url}/webhook/`), events: ['messages'], enabled: true })]);
 
-	const smallTalk = await sandbox().post('/devices/shop/inbound', { from: erin, text: 'Nice shop!' }, { key: ADMIN_KEY });
-	const question = await sandbox().post('/devices/shop/inbound', { from: erin, text: 'What are your opening HOURS?' }, { key: ADMIN_KEY });
+	const smallTalk = await sandbox().post('/devices/bot-demo/inbound', { from: erin, text: 'Nice shop!' }, { key: ADMIN_KEY });
+	const question = await sandbox().post('/devices/bot-demo/inbound', { from: erin, text: 'What are your opening HOURS?' }, { key: ADMIN_KEY });
 	const reply = await eventually(async () => (await shopChat()).find((m) => m.fromMe), 60_000, 250);
 	expect(reply).toMatchObject({ text: 'We are open Monday to Saturday, 9:00 to 18:00.', quoted: question.body.data.id });
 	// The small talk went in first and got nothing; the bot's own reply (sent by the API) started no run.

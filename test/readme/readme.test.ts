@@ -45,6 +45,9 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv, timeoutM
 		let output = '';
 		child.stdout.on('data', (chunk) => (output += chunk));
 		child.stderr.on('data', (chunk) => (output += chunk));
+		// The output is complete when the last process holding the pipes has gone: before bash exits when
+		// the script stopped the server itself, after the group is stopped below when it left it running.
+		const closed = new Promise<void>((done) => child.stdout.on('close', done));
 		child.on('exit', (code) => {
 			clearTimeout(cut);
 			const group = (signal: NodeJS.Signals) => {
@@ -56,8 +59,7 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv, timeoutM
 			};
 			group('SIGTERM');
 			const kill = setTimeout(() => group('SIGKILL'), 20_000);
-			// The output is complete when the last process holding the pipes has gone.
-			child.stdout.on('close', () => {
+			void closed.then(() => {
 				clearTimeout(kill);
 				resolve({ code, output });
 			});
@@ -122,5 +124,18 @@ describe('on a fresh copy of the working tree', () => {
 		expect(result.output).toContain('Created user "bob" (site role author)');
 		expect(fs.existsSync(path.join(dir, 'data', 'wdm.sqlite'))).toBe(true);
 		expect(fs.existsSync(path.join(dir, 'server', 'data'))).toBe(false);
+		// `users` run from server/ found the root's store, and said so.
+		expect(result.output).toContain(`(store: ${path.join(dir, 'data', 'wdm.sqlite')})`);
+	});
+
+	test('the banner says where the docs, the dashboard and the data are, and that local webhooks are allowed', () => {
+		for (const line of [`API docs:         http://127.0.0.1:${port}/docs`, `dashboard:        http://127.0.0.1:${port}/dashboard`, `data:             ${path.join(dir, 'data')}`]) {
+			expect(result.output).toContain(line);
+		}
+		expect(result.output).toContain('private targets:  allowed: the server listens on loopback only (127.0.0.1)');
+	});
+
+	test('kill %1 stops the server that npm start runs', () => {
+		expect(result.output).toContain('the server has stopped');
 	});
 });

@@ -60,6 +60,14 @@ test('parameters and bodies come from the route schemas', () => {
 	expect(Object.keys(upload.requestBody.content)).toEqual(['*/*']);
 });
 
+test('the document orders its groups gateway, sandbox, site core, extensions, each described', () => {
+	const tags = doc.tags as { name: string; description: string }[];
+	expect(tags.slice(0, 6).map((t) => t.name)).toEqual(['wdm/v1', 'sandbox/v1', 'index', 'oembed/1.0', 'cms/v2', 'cms-site-health/v1']);
+	expect(tags.map((t) => t.name)).toEqual(expect.arrayContaining(['wp/v2', 'engine/v2', 'builder/v1', 'proxyext/v1']));
+	expect(tags.indexOf(tags.find((t) => t.name === 'wp/v2')!)).toBeLessThan(tags.indexOf(tags.find((t) => t.name === 'engine/v1')!));
+	expect(tags.filter((t) => !t.description)).toEqual([]);
+});
+
 describe('/docs in a browser', () => {
 	let browser: Browser;
 	beforeAll(async () => {
@@ -82,5 +90,14 @@ describe('/docs in a browser', () => {
 		await page.getByText('Send a text message, with an optional link preview').first().waitFor({ timeout: 30000 });
 		expect(await page.title()).toContain('WDM reference server');
 		expect(elsewhere).toEqual([]);
+		// It opens on the gateway: the first group, the only one open; the others open on a click; a filter box.
+		const groups = await page.locator('.opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
+		expect(groups.slice(0, 3)).toEqual(['wdm/v1', 'sandbox/v1', 'index']);
+		expect(await page.getByText('Create a post (201, Location); a draft unless a status is given').count()).toBe(0);
+		await page.locator('.opblock-tag[data-tag="cms/v2"]').click();
+		await page.getByText('Create a post (201, Location); a draft unless a status is given').first().waitFor({ timeout: 30000 });
+		await page.locator('input.operation-filter-input').fill('themecore');
+		await page.locator('.opblock-tag[data-tag="themecore/v2"]').waitFor({ timeout: 30000 });
+		expect(await page.locator('.opblock-tag[data-tag="wdm/v1"]').count()).toBe(0);
 	}, 60000);
 });

@@ -110,6 +110,20 @@ const SHARED_SCHEMAS: Record<string, JsonSchema> = {
 
 const tagOf = (r: Route) => namespaceOf(r.path) || 'index';
 
+/** The gateway first, then its sandbox, the site's core, and the extension namespaces: the order of the docs page. */
+const TAG_GROUPS: [(tag: string) => boolean, string][] = [
+	[(t) => t === 'wdm/v1', 'The messaging gateway: devices (Bearer API key) and everything a device does (instance token).'],
+	[(t) => t === 'sandbox/v1', 'The simulated network: play the other side (contacts, pairing, groups) and watch events.'],
+	[(t) => ['index', 'cms/v2', 'wp/v2', 'oembed/1.0'].includes(t) || t.startsWith('cms-'), 'The site core, as WordPress serves it.'],
+	[() => true, 'An extension namespace of the site.'],
+];
+const groupOf = (tag: string) => TAG_GROUPS.findIndex(([inGroup]) => inGroup(tag));
+const TAG_NOTES: Record<string, string> = {
+	index: 'The REST server itself: the site index and batch requests.',
+	'cms/v2': 'Posts, pages, media, revisions, autosaves and terms.',
+	'wp/v2': "The `cms/v2` routes under stock WordPress's namespace.",
+};
+
 /** The OpenAPI 3.1 document of `routes`: one operation per route of the table. */
 export function openApiDocument(routes: Route[], info: { title: string; version: string }) {
 	const components: Record<string, JsonSchema> = { ...SHARED_SCHEMAS };
@@ -142,7 +156,10 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
 				'Gateway routes (`wdm/v1`, `sandbox/v1`) answer an envelope `{success, data}`; the site routes answer as WordPress does.',
 		},
 		servers: [{ url: '/' }],
-		tags: tags.map((name) => ({ name })),
+		tags: tags
+			.map((name, i) => ({ name, i }))
+			.sort((a, b) => groupOf(a.name) - groupOf(b.name) || a.i - b.i)
+			.map(({ name }) => ({ name, description: TAG_NOTES[name] ?? TAG_GROUPS[groupOf(name)][1] })),
 		paths,
 		components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
 	};
@@ -176,7 +193,16 @@ export function serveOpenApi(app: FastifyInstance, routes: Route[]) {
 		routePrefix: '/docs',
 		logLevel: 'warn',
 		theme: { title: 'WDM reference server: API' },
-		uiConfig: { deepLinking: true, tryItOutEnabled: true, persistAuthorization: true },
+		uiConfig: {
+			deepLinking: true,
+			tryItOutEnabled: true,
+			persistAuthorization: true,
+			// Hundreds of operations: a filter box, every group closed but the gateway's, which the page opens on.
+			filter: true,
+			docExpansion: 'none',
+			// Serialized into the page's script, where `ui` is Swagger UI's instance; a link to a group (#/...) wins.
+			onComplete: new Function("if (!window.location.hash) ui.layoutActions.show(['operations-tag', 'wdm/v1'], true);") as () => void,
+		},
 	});
 	app.get('/openapi.json', async () => app.swagger());
 }
