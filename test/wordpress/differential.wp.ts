@@ -33,12 +33,16 @@ let setupMs = 0;
 
 beforeAll(async () => {
 	const started = Date.now();
-	const [wp, ref] = await Promise.all([
+	// Both at once; whichever started is stopped in afterAll even if the other failed.
+	const [wpStart, refStart] = await Promise.allSettled([
 		startWordPress({ title: TITLE, description: DESCRIPTION, users: ACCOUNTS.map(({ name, role }) => ({ name, role })) }),
 		startServer(),
 	]);
-	wordpress = wp;
-	reference = ref;
+	if (wpStart.status === 'fulfilled') wordpress = wpStart.value;
+	if (refStart.status === 'fulfilled') reference = refStart.value;
+	if (wpStart.status === 'rejected') throw wpStart.reason;
+	if (refStart.status === 'rejected') throw refStart.reason;
+	const [wp, ref] = [wpStart.value, refStart.value];
 	const site = (url: string, ids: Record<string, number>, passwords: Record<string, string>): Site => ({
 		url,
 		accounts: Object.fromEntries(ACCOUNTS.map((a) => [a.caller, { name: a.name, password: passwords[a.name] }])),

@@ -517,6 +517,18 @@ const envelope: Req[] = [
 	get('_envelope', 'anonymous', `${W}/posts/{post:first}`, { _envelope: 1, _embed: 'author', _fields: 'id,title' }),
 ];
 
+const O = '/oembed/1.0';
+const oembed: Req[] = [
+	get('oembed', 'anonymous', `${W}/posts/{post:first}`, { _fields: 'link' }, { save: { name: 'link:first', from: 'link' } }),
+	get('oembed', 'anonymous', `${O}/embed`, { url: '{link:first}' }),
+	get('oembed', 'anonymous', `${O}/embed`, { url: '{link:first}', format: 'xml' }),
+	get('oembed', 'anonymous', `${O}/embed`, { url: '{link:first}', maxwidth: 300 }),
+	get('oembed', 'anonymous', `${O}/embed`, { url: 'http://elsewhere.invalid/post' }),
+	get('oembed', 'anonymous', `${O}/embed`),
+	...asEach(['anonymous', 'contributor', 'editor'], (as) => get('oembed', as, `${O}/proxy`, { url: '{link:first}' })),
+	get('oembed', 'admin', `${O}/proxy`, { url: 'not a url' }),
+];
+
 const B = '/batch/v1';
 const batch: Req[] = [
 	post('batch', 'admin', B, {
@@ -586,6 +598,7 @@ export const corpus: Req[] = [
 	...fields,
 	...embed,
 	...envelope,
+	...oembed,
 	...batch,
 	...plain,
 ];
