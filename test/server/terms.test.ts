@@ -223,3 +223,29 @@ test('an engine taxonomy’s terms update and delete the same way', async () => 
 	expect((await cms.get(`/shelves/${low.id}`, u.anonymous)).body.parent).toBe(0);
 	expect((await cms.get(`/book/${book.id}`, u.anonymous)).body.shelves).toEqual([low.id]);
 });
+
+test('terms run inside POST /batch/v1, as WordPress allows; comments do not', async () => {
+	const tag = await cms.create('/tags', u.editor, { name: 'Batched' });
+	const res = await fetch(`${server.url}/wp-json/batch/v1`, {
+		method: 'POST',
+		headers: { ...u.editor.headers, 'content-type': 'application/json' },
+		body: JSON.stringify({
+			requests: [
+				{ path: '/cms/v2/categories', body: { name: 'Made in a batch' } },
+				{ method: 'PATCH', path: `/cms/v2/tags/${tag.id}`, body: { name: 'Batched, renamed' } },
+				{ method: 'DELETE', path: `/wp/v2/tags/${tag.id}?force=true` },
+			],
+		}),
+	});
+	const { responses } = await res.json();
+	expect(responses.map((r: { status: number }) => r.status)).toEqual([201, 200, 200]);
+	expect((await cms.get(`/categories/${responses[0].body.id}`, u.anonymous)).body.name).toBe('Made in a batch');
+	expect(responses[2].body).toMatchObject({ deleted: true, previous: { name: 'Batched, renamed' } });
+	expect((await cms.get(`/tags/${tag.id}`, u.anonymous)).status).toBe(404);
+	const refused = await fetch(`${server.url}/wp-json/batch/v1`, {
+		method: 'POST',
+		headers: { ...u.editor.headers, 'content-type': 'application/json' },
+		body: JSON.stringify({ requests: [{ path: '/cms/v2/comments', body: { post: 1, content: 'x' } }] }),
+	});
+	expect((await refused.json()).responses[0].body).toMatchObject({ code: 'rest_batch_not_allowed' });
+});

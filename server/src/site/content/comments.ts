@@ -225,7 +225,7 @@ function moderated(row: Pick<CommentRow, 'status' | 'trashed_status'>, verb: str
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const emailParam = z.string().refine((v) => v === '' || EMAIL.test(v), { error: 'must be an email address' });
+const emailParam = z.string().max(100).refine((v) => v === '' || EMAIL.test(v), { error: 'must be an email address' });
 const urlParam = z.string().refine((v) => v === '' || URL.canParse(v), { error: 'must be a URL' });
 const ipParam = z.string().refine((v) => isIP(v) !== 0, { error: 'must be an IP address' });
 

@@ -16,7 +16,8 @@ import { contentEnv, invalidParam } from './write';
 /**
  * `/cms/v2/categories`, `/cms/v2/tags` (and an engine taxonomy's collection), WordPress's terms
  * controller: GET lists and reads, POST creates, POST/PUT/PATCH update, DELETE (force=true: terms have
- * no trash) deletes. Beyond the spec's cut index, they make the term ids of posts something a client manages.
+ * no trash) deletes; all may run inside `POST /batch/v1` (WordPress's terms controller allows batching).
+ * Beyond the spec's cut index, they make the term ids of posts something a client manages.
  */
 
 const termUrl = (services: Services, tax: Taxonomy, id: number) => `${contentBase(services)}/${tax.base}/${id}`;
@@ -131,6 +132,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			method,
 			path: `${path}/{id}`,
 			auth: 'site',
+			batch: true,
 			summary: `Update a ${tax.noun}: name, description, slug${tax.hierarchical ? ', parent' : ''}`,
 			params: z.object({ id: z.string() }),
 			body: z.object({
@@ -181,6 +183,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			method: 'GET',
 			path,
 			auth: 'site',
+			batch: true,
 			summary: `List ${tax.base}, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
 			query: phpQuery({
 				context: contextParam,
@@ -242,6 +245,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			method: 'GET',
 			path: `${path}/{id}`,
 			auth: 'site',
+			batch: true,
 			summary: `Get a ${tax.noun}`,
 			params: z.object({ id: z.string() }),
 			query: phpQuery({ context: contextParam }),
@@ -258,6 +262,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			method: 'POST',
 			path,
 			auth: 'site',
+			batch: true,
 			summary: `Create a ${tax.noun} (201, Location)`,
 			body: z.object({
 				name: z.string().max(200),
@@ -303,6 +308,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			method: 'DELETE',
 			path: `${path}/{id}`,
 			auth: 'site',
+			batch: true,
 			summary: `Delete a ${tax.noun} (force=true is required: terms have no trash)${tax.name === CATEGORY.name ? "; its posts left without a category get the default one, which cannot be deleted" : ''}`,
 			params: z.object({ id: z.string() }),
 			query: phpQuery({ force: wpBool.prefault(false) }),
