@@ -237,7 +237,7 @@ test('terms run inside POST /batch/v1, as WordPress allows; comments do not', as
 			],
 		}),
 	});
-	const { responses } = await res.json();
+	const { responses } = (await res.json()) as { responses: { status: number; body: any }[] };
 	expect(responses.map((r: { status: number }) => r.status)).toEqual([201, 200, 200]);
 	expect((await cms.get(`/categories/${responses[0].body.id}`, u.anonymous)).body.name).toBe('Made in a batch');
 	expect(responses[2].body).toMatchObject({ deleted: true, previous: { name: 'Batched, renamed' } });
@@ -247,5 +247,5 @@ test('terms run inside POST /batch/v1, as WordPress allows; comments do not', as
 		headers: { ...u.editor.headers, 'content-type': 'application/json' },
 		body: JSON.stringify({ requests: [{ path: '/cms/v2/comments', body: { post: 1, content: 'x' } }] }),
 	});
-	expect((await refused.json()).responses[0].body).toMatchObject({ code: 'rest_batch_not_allowed' });
+	expect(((await refused.json()) as { responses: { body: unknown }[] }).responses[0].body).toMatchObject({ code: 'rest_batch_not_allowed' });
 });
