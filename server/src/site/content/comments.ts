@@ -49,7 +49,7 @@ const COMMENT_FIELDS: ContextTable = {
 /** Stored statuses; `approve`/`1`, `hold`/`0` and the un- actions are the moderation verbs a client writes. */
 const WRITE_STATUSES = ['approved', 'approve', '1', 'hold', '0', 'spam', 'unspam', 'trash', 'untrash'] as const;
 /** The list's `status` filter, as WP_Comment_Query reads it (`all`/`any`: approved and held). */
-const FILTER_STATUSES = ['approve', 'hold', 'spam', 'trash', 'all', 'any'] as const;
+const LIST_STATUSES = ['approve', 'hold', 'spam', 'trash', 'all', 'any'] as const;
 const ORDERBY = ['date', 'date_gmt', 'id', 'include', 'post', 'parent', 'type'] as const;
 
 /** The post type of a content item, for its capabilities and links. */
@@ -348,7 +348,7 @@ export function commentRoutes(): Route[] {
 				parent: idList().prefault([]),
 				parent_exclude: idList().prefault([]),
 				post: idList().prefault([]),
-				status: z.enum(FILTER_STATUSES).default('approve'),
+				status: z.enum(LIST_STATUSES).default('approve'),
 				type: z.string().default('comment'),
 				password: z.string().optional(),
 			}),
