@@ -154,6 +154,14 @@ function siteItemUrl(collection: string) {
 	return { placeholder: 'e.g. https://example.com/?p=12', regex: `${before}(\\d+)`, validation: `.*${before}\\d+(?:\\D.*)?` };
 }
 
+/** A comment in a list: its author and the start of its text. */
+function commentItem(row: IDataObject): INodeListSearchItems {
+	const rendered = String((row.content as { rendered?: string } | undefined)?.rendered ?? '');
+	const text = rendered.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+	const short = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+	return { name: `${String(row.author_name || 'Anonymous')}: ${short || `#${row.id}`}`, value: String(row.id), url: row.link as string | undefined };
+}
+
 const numericId = { regex: '\\s*\\d+\\s*', message: 'must be a number (the ID), e.g. 12' };
 
 // ---- The kinds ----
@@ -222,6 +230,14 @@ const KINDS = {
 	media: { noun: 'media item', idPlaceholder: 'e.g. 12', idPattern: numericId, url: siteItemUrl('media'), search: siteSearch('/cms/v2/media', siteItem) },
 	category: { noun: 'category', idPlaceholder: 'e.g. 3', idPattern: numericId, search: siteSearch('/cms/v2/categories', siteItem, { hide_empty: false }) },
 	tag: { noun: 'tag', idPlaceholder: 'e.g. 3', idPattern: numericId, search: siteSearch('/cms/v2/tags', siteItem, { hide_empty: false }) },
+	// Approved and held comments (status=all needs the right to write posts), each by its author and first words.
+	comment: {
+		noun: 'comment',
+		idPlaceholder: 'e.g. 12',
+		idPattern: numericId,
+		url: { placeholder: 'e.g. https://example.com/?p=3#comment-12', regex: '(?:#comment-|/comments/)(\\d+)', validation: '.*(?:#comment-|/comments/)\\d+(?:\\D.*)?' },
+		search: siteSearch('/cms/v2/comments', commentItem, { status: 'all' }),
+	},
 
 	// The dynamic-content engine's model (`engine/v2`).
 	enginePostType: { noun: 'post type', idPlaceholder: 'e.g. 3', idPattern: numericId, search: engineSearch('get-post-types', 'general_settings.name') },

@@ -268,7 +268,7 @@ describe('categories and tags', () => {
 		const searched = await post({ operation: 'getManyCategories', returnAll: true, termFilters: { search: 'reci', hide_empty: false } });
 		expect(searched.items.map((i) => i.json.name)).toEqual(['Recipes']);
 		const taken = await post({ operation: 'createCategory', termName: 'Recipes' });
-		expect(taken.error).toMatchObject({ httpCode: '400', message: 'A term with the name provided already exists in this taxonomy.' });
+		expect(taken.error).toMatchObject({ httpCode: '400', message: 'A term with the name provided already exists with this parent.' });
 		// A post in the new category, found by its filter.
 		const used = await created({ title: 'Cake', additionalFields: { status: 'publish', categories: String(childId) } });
 		const ofPost = await post({ operation: 'getManyCategories', returnAll: true, termFilters: { post: used.id } });

@@ -4,7 +4,7 @@ import { picker } from '../pickers';
 import { siteListRouting, siteReturnAllFields, siteRouting } from '../site';
 import { asList, contextField, idsField, orderByField, orderField, query, searchFilter } from './fields';
 
-/** Categories and tags of posts (`/cms/v2/categories`, `/cms/v2/tags`): list, get, create. */
+/** Categories and tags of posts (`/cms/v2/categories`, `/cms/v2/tags`): list, get, create, update, delete. */
 interface Taxonomy {
 	/** `category`, `tag`; also the picker of its terms. */
 	noun: 'category' | 'tag';
@@ -19,6 +19,8 @@ const TAG: Taxonomy = { noun: 'tag', label: 'Tag', route: '/cms/v2/tags', idPara
 
 const plural = (tax: Taxonomy) => (tax.hierarchical ? 'categories' : 'tags');
 const Plural = (tax: Taxonomy) => (tax.hierarchical ? 'Categories' : 'Tags');
+
+const termPicker = (tax: Taxonomy) => picker(tax.noun, { displayName: tax.label, name: tax.idParam, description: `The ${tax.noun}: pick it from the list, or give its ID` });
 
 const getManyTerms = (tax: Taxonomy): Operation => ({
 	name: `Get Many ${Plural(tax)}`,
@@ -111,7 +113,7 @@ const getTerm = (tax: Taxonomy): Operation => ({
 	action: `Get a ${tax.noun}`,
 	description: `Get a ${tax.noun} by ID`,
 	routing: siteRouting('GET', `${tax.route}/{id}`, { id: tax.idParam }),
-	fields: [picker(tax.noun, { displayName: tax.label, name: tax.idParam, description: `The ${tax.noun}: pick it from the list, or give its ID` }), contextField],
+	fields: [termPicker(tax), contextField],
 });
 
 const createTerm = (tax: Taxonomy): Operation => ({
@@ -172,5 +174,76 @@ const createTerm = (tax: Taxonomy): Operation => ({
 	],
 });
 
+const updateTerm = (tax: Taxonomy): Operation => ({
+	name: `Update ${tax.label}`,
+	value: `update${tax.label}`,
+	action: `Update a ${tax.noun}`,
+	description: `Rename a ${tax.noun} or change its description, slug${tax.hierarchical ? ' or parent' : ''} (editors and administrators)`,
+	routing: siteRouting('POST', `${tax.route}/{id}`, { id: tax.idParam }),
+	fields: [
+		termPicker(tax),
+		{
+			displayName: 'Update Fields',
+			name: 'termUpdateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				{
+					displayName: 'Description',
+					name: 'description',
+					type: 'string',
+					typeOptions: { rows: 2 },
+					default: '',
+					routing: { send: { type: 'body', property: 'description' } },
+				},
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					routing: { send: { type: 'body', property: 'name' } },
+				},
+				...(tax.hierarchical
+					? [
+							{
+								displayName: 'Parent ID',
+								name: 'parent',
+								type: 'number',
+								default: 0,
+								typeOptions: { minValue: 0 },
+								description: 'ID of the category this one is under; 0 for the top level',
+								routing: { send: { type: 'body', property: 'parent' } },
+							} satisfies INodeProperties,
+						]
+					: []),
+				{
+					displayName: 'Slug',
+					name: 'slug',
+					type: 'string',
+					default: '',
+					description: `Name of the ${tax.noun} in URLs; empty to make it from the name again`,
+					routing: { send: { type: 'body', property: 'slug' } },
+				},
+			],
+		},
+	],
+});
+
+/** Terms have no trash: the request always says `force=true`, as WordPress requires. */
+const deleteTerm = (tax: Taxonomy): Operation => {
+	const routing = siteRouting('DELETE', `${tax.route}/{id}`, { id: tax.idParam });
+	return {
+		name: `Delete ${tax.label}`,
+		value: `delete${tax.label}`,
+		action: `Delete a ${tax.noun}`,
+		description: tax.hierarchical
+			? 'Delete a category for good; its posts left without one go to the default category, which cannot be deleted'
+			: 'Delete a tag for good; its posts keep their other tags',
+		routing: { ...routing, request: { ...routing.request, qs: { force: true } } },
+		fields: [termPicker(tax)],
+	};
+};
+
 /** The category and tag operations of the post node. */
-export const termOperations: Operation[] = [CATEGORY, TAG].flatMap((tax) => [getManyTerms(tax), getTerm(tax), createTerm(tax)]);
+export const termOperations: Operation[] = [CATEGORY, TAG].flatMap((tax) => [getManyTerms(tax), getTerm(tax), createTerm(tax), updateTerm(tax), deleteTerm(tax)]);

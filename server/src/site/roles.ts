@@ -29,6 +29,8 @@ export type Capability =
 	| 'delete_private_pages'
 	| 'upload_files'
 	| 'unfiltered_html'
+	| 'manage_categories'
+	| 'moderate_comments'
 	| 'list_users'
 	| 'manage_options'
 	| 'edit_theme_options'
@@ -59,6 +61,8 @@ const EDITOR: Capability[] = [
 	'delete_private_pages',
 	'unfiltered_html',
 	'list_users',
+	'manage_categories',
+	'moderate_comments',
 ];
 
 /** WordPress's default roles, each with the capabilities it grants. */

@@ -179,6 +179,32 @@ export class TermsRepo {
 			.get(term) as TermRow;
 	}
 
+	/** Writes a term's name, slug, description and parent. */
+	save(term: TermRow): TermRow {
+		return this.db
+			.prepare('UPDATE terms SET name = @name, slug = @slug, description = @description, parent = @parent WHERE id = @id RETURNING *')
+			.get(term) as TermRow;
+	}
+
+	/**
+	 * Deletes a term as WordPress's `wp_delete_term`: its children move up to its parent, and, given a
+	 * default term, the items that had only this term of the taxonomy get the default one.
+	 */
+	delete(term: TermRow, defaultTerm?: number) {
+		this.db.prepare('UPDATE terms SET parent = ? WHERE parent = ? AND taxonomy = ?').run(term.parent, term.id, term.taxonomy);
+		if (defaultTerm !== undefined) {
+			this.db
+				.prepare(
+					`INSERT OR IGNORE INTO content_terms (content_id, term_id)
+					 SELECT ct.content_id, ? FROM content_terms ct WHERE ct.term_id = ?
+					 AND NOT EXISTS (SELECT 1 FROM content_terms o JOIN terms t ON t.id = o.term_id
+					   WHERE o.content_id = ct.content_id AND t.taxonomy = ? AND o.term_id <> ?)`,
+				)
+				.run(defaultTerm, term.id, term.taxonomy, term.id);
+		}
+		this.db.prepare('DELETE FROM terms WHERE id = ?').run(term.id);
+	}
+
 	/** The terms and every term below them. */
 	withDescendants(ids: number[]): number[] {
 		return (

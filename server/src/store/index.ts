@@ -1,6 +1,7 @@
 import { openDb, type Db } from './db';
 import { ChatsRepo } from './chats';
 import { AttachmentsRepo } from './attachments';
+import { CommentsRepo } from './comments';
 import { ContentRepo, TermsRepo } from './content';
 import { ContactsRepo } from './contacts';
 import { DevicesRepo } from './devices';
@@ -39,6 +40,7 @@ export class Store {
 	readonly proxies: ProxiesRepo;
 	readonly content: ContentRepo;
 	readonly terms: TermsRepo;
+	readonly comments: CommentsRepo;
 	readonly attachments: AttachmentsRepo;
 	readonly objects: ObjectsRepo;
 	/**
@@ -68,6 +70,7 @@ export class Store {
 		this.proxies = new ProxiesRepo(db);
 		this.content = new ContentRepo(db);
 		this.terms = new TermsRepo(db);
+		this.comments = new CommentsRepo(db);
 		this.attachments = new AttachmentsRepo(db);
 		this.objects = new ObjectsRepo(db);
 		this.optimizer = setInterval(() => {

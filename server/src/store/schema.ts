@@ -359,4 +359,30 @@ export const migrations: string[] = [
 		INSERT INTO labels (device_id, id, name, color) SELECT NEW.id, id, name, color FROM label_defaults;
 	END;
 	`,
+	// Site comments (WordPress's comments table): on a content item, which takes them along when it is
+	// deleted for good; `status` approved, hold, spam or trash (`trashed_status` what it was before the
+	// trash). Indexed for the list's filters: by post, parent, author and status in date order.
+	`
+	CREATE TABLE comments (
+		id INTEGER PRIMARY KEY,
+		post INTEGER NOT NULL REFERENCES content(id) ON DELETE CASCADE,
+		parent INTEGER NOT NULL DEFAULT 0,
+		author INTEGER NOT NULL DEFAULT 0,
+		author_name TEXT NOT NULL DEFAULT '',
+		author_email TEXT NOT NULL DEFAULT '',
+		author_url TEXT NOT NULL DEFAULT '',
+		author_ip TEXT NOT NULL DEFAULT '',
+		author_user_agent TEXT NOT NULL DEFAULT '',
+		date_gmt INTEGER NOT NULL,
+		content TEXT NOT NULL DEFAULT '',
+		status TEXT NOT NULL DEFAULT 'hold',
+		trashed_status TEXT,
+		type TEXT NOT NULL DEFAULT 'comment',
+		meta TEXT NOT NULL DEFAULT '{}'
+	);
+	CREATE INDEX comments_post ON comments(post, status, date_gmt);
+	CREATE INDEX comments_parent ON comments(parent);
+	CREATE INDEX comments_author ON comments(author, date_gmt);
+	CREATE INDEX comments_status_date ON comments(status, date_gmt);
+	`,
 ];

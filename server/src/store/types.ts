@@ -235,3 +235,22 @@ export interface TermRow {
 	description: string;
 	parent: number;
 }
+
+/** A site comment (`comments`); `status` approved, hold, spam or trash. */
+export interface CommentRow {
+	id: number;
+	post: number;
+	parent: number;
+	author: number;
+	author_name: string;
+	author_email: string;
+	author_url: string;
+	author_ip: string;
+	author_user_agent: string;
+	date_gmt: number;
+	content: string;
+	status: string;
+	trashed_status: string | null;
+	type: string;
+	meta: string;
+}

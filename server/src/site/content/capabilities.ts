@@ -60,8 +60,8 @@ export function checkItemContext(user: UserRow | null, def: PostType, row: Conte
 	if (context === 'edit' && !canEdit(user, def, row)) throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
 }
 
-/** Categories are managed by editors and administrators (WordPress's `manage_categories`). */
-export const canManageTerms = (user: UserRow | null) => can(user, 'edit_others_posts');
+/** Terms are edited and deleted by editors and administrators (WordPress maps every taxonomy's `edit_terms` and `delete_terms` to `manage_categories`). */
+export const canManageTerms = (user: UserRow | null) => can(user, 'manage_categories');
 
 /**
  * `canRead` as SQL over `content c`, so that a collection lists, and counts, only what the caller may

@@ -1,5 +1,6 @@
 import type { Route } from '../../http/route';
 import { autosaveRoutes } from './autosaves';
+import { commentsRoutes } from './comments';
 import { engineTypeRoutes } from './engine-types';
 import { revisionRoutes } from './revisions';
 import { postTypeRoutes } from './routes';
@@ -10,7 +11,7 @@ import { PAGE, POST, type PostType } from './types';
 const routesOf = (def: PostType): Route[] => [...postTypeRoutes(def), ...revisionRoutes(def), ...autosaveRoutes(def)];
 
 /**
- * The `cms/v2` content routes of posts and pages, the categories and tags their term ids name, and the
+ * The `cms/v2` content routes of posts and pages, the categories and tags their term ids name, comments, and the
  * collections of the post types and taxonomies the engine adds.
  */
-export const contentRoutes: Route[] = [...routesOf(POST), ...routesOf(PAGE), ...categoryRoutes, ...tagRoutes, ...engineTypeRoutes];
+export const contentRoutes: Route[] = [...routesOf(POST), ...routesOf(PAGE), ...categoryRoutes, ...tagRoutes, ...commentsRoutes, ...engineTypeRoutes];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { badRequest, notFound } from '../../http/errors';
+import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Route, route } from '../../http/route';
+import { type Method, type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { TermRow } from '../../store/types';
 import { can } from '../roles';
@@ -9,13 +9,15 @@ import { canManageTerms, canRead, denied } from './capabilities';
 import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
 import { pagingHeaders, pathId, searchTerms, Where } from './query';
 import { sanitizeTitle } from './render';
-import { CATEGORY, POST, type PostType, TAG, type Taxonomy } from './types';
+import { CATEGORY, DEFAULT_CATEGORY, POST, type PostType, TAG, type Taxonomy } from './types';
 import { contentBase } from './views';
 import { contentEnv, invalidParam } from './write';
 
 /**
- * `GET/POST /cms/v2/categories`, `/cms/v2/tags` and `GET …/{id}` (WordPress's terms controller, reading and creating):
- * beyond the spec's cut index, they make the term ids of posts something a client can create and read.
+ * `/cms/v2/categories`, `/cms/v2/tags` (and an engine taxonomy's collection), WordPress's terms
+ * controller: GET lists and reads, POST creates, POST/PUT/PATCH update, DELETE (force=true: terms have
+ * no trash) deletes; all may run inside `POST /batch/v1` (WordPress's terms controller allows batching).
+ * Beyond the spec's cut index, they make the term ids of posts something a client manages.
  */
 
 const termUrl = (services: Services, tax: Taxonomy, id: number) => `${contentBase(services)}/${tax.base}/${id}`;
@@ -64,6 +66,49 @@ function termView(services: Services, tax: Taxonomy, row: TermRow, count: number
 	return { ...out, _links: links };
 }
 
+/**
+ * WordPress's `wp_unique_term_slug`: a slug no other term of the taxonomy has; under a parent, first
+ * with the parents' slugs appended (`apple-fruit`), then numbered (`apple-2`).
+ */
+function uniqueTermSlug(services: Services, tax: Taxonomy, slug: string, parent: number, id: number): string {
+	const terms = services.store.terms;
+	const taken = (candidate: string) => {
+		const other = terms.bySlug(tax.name, candidate);
+		return !!other && other.id !== id;
+	};
+	if (!taken(slug)) return slug;
+	let base = slug;
+	if (tax.hierarchical) {
+		let suffix = '';
+		for (let up = parent ? terms.get(parent, tax.name) : undefined; up; up = up.parent ? terms.get(up.parent, tax.name) : undefined) {
+			suffix += `-${up.slug}`;
+			if (!taken(slug + suffix) || !up.parent) break;
+		}
+		base = slug + suffix;
+		if (!taken(base)) return base;
+	}
+	let n = 2;
+	while (taken(`${base}-${n}`)) n++;
+	return `${base}-${n}`;
+}
+
+/** Whether `root` is the term `id` or one of its ancestors. */
+function inSubtree(services: Services, tax: Taxonomy, id: number, root: number): boolean {
+	const seen = new Set<number>();
+	for (let at = services.store.terms.get(id, tax.name); at && !seen.has(at.id); at = at.parent ? services.store.terms.get(at.parent, tax.name) : undefined) {
+		if (at.id === root) return true;
+		seen.add(at.id);
+	}
+	return false;
+}
+
+/** The term of the taxonomy with this id, or WordPress's 404. */
+function findTerm(services: Services, tax: Taxonomy, id: number): TermRow {
+	const row = id > 0 ? services.store.terms.get(id, tax.name) : undefined;
+	if (!row) throw notFound('Term does not exist.', 'rest_term_invalid');
+	return row;
+}
+
 const TERM_ORDERBY = ['id', 'include', 'name', 'slug', 'include_slugs', 'term_group', 'description', 'count'] as const;
 
 const ORDER_SQL: Record<string, string> = {
@@ -81,11 +126,64 @@ const ORDER_SQL: Record<string, string> = {
  */
 export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 	const path = `/cms/v2/${tax.base}`;
+
+	const update = (method: Method) =>
+		route({
+			method,
+			path: `${path}/{id}`,
+			auth: 'site',
+			batch: true,
+			summary: `Update a ${tax.noun}: name, description, slug${tax.hierarchical ? ', parent' : ''}`,
+			params: z.object({ id: z.string() }),
+			body: z.object({
+				name: z.string().max(200).optional(),
+				description: z.string().optional(),
+				slug: z.string().max(200).optional(),
+				...(tax.hierarchical ? { parent: wpInt(0).optional() } : {}),
+				meta: z.record(z.string(), z.unknown()).optional(),
+			}),
+			handler: ({ services, siteUser: user, params, body, request }) => {
+				const id = pathId(request, params.id);
+				const raw = request.body as { parent?: unknown } | undefined;
+				const row = services.store.tx(() => {
+					const store = services.store;
+					const before = findTerm(services, tax, id);
+					if (!canManageTerms(user)) throw denied(user, 'rest_cannot_update', 'Sorry, you are not allowed to edit this term.');
+					if (!tax.hierarchical && raw?.parent !== undefined) {
+						throw badRequest('Cannot set parent term, taxonomy is not hierarchical.', 'rest_taxonomy_not_hierarchical');
+					}
+					const parent = (body as { parent?: number }).parent ?? before.parent;
+					if (parent !== before.parent && parent) {
+						if (!store.terms.get(parent, tax.name)) throw badRequest('Parent term does not exist.', 'rest_term_invalid');
+						if (inSubtree(services, tax, parent, before.id)) {
+							throw badRequest(`Parent term ${parent} is this ${tax.noun} or one below it.`, 'rest_term_invalid');
+						}
+					}
+					const name = body.name === undefined ? before.name : body.name.trim();
+					if (name === '') throw badRequest('A name is required for this term.', 'empty_term_name');
+					let slug = before.slug;
+					if (body.slug !== undefined) {
+						// As `wp_update_term`: an empty slug comes from the name; a taken one is refused unless the parent changes.
+						const given = sanitizeTitle(body.slug);
+						const wanted = given || sanitizeTitle(name) || 'term';
+						const other = store.terms.bySlug(tax.name, wanted);
+						if (other && other.id !== before.id && given && parent === before.parent) {
+							throw badRequest(`The slug “${wanted}” is already in use by another term.`, 'duplicate_term_slug');
+						}
+						slug = uniqueTermSlug(services, tax, wanted, parent, before.id);
+					}
+					return store.terms.save({ ...before, name, slug, description: body.description ?? before.description, parent });
+				});
+				return termView(services, tax, row, services.store.terms.counts([row.id]).get(row.id) ?? 0, 'edit', objectDef);
+			},
+		});
+
 	return [
 		route({
 			method: 'GET',
 			path,
 			auth: 'site',
+			batch: true,
 			summary: `List ${tax.base}, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
 			query: phpQuery({
 				context: contextParam,
@@ -147,13 +245,12 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			method: 'GET',
 			path: `${path}/{id}`,
 			auth: 'site',
+			batch: true,
 			summary: `Get a ${tax.noun}`,
 			params: z.object({ id: z.string() }),
 			query: phpQuery({ context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
-				const id = pathId(request, params.id);
-				const row = id > 0 ? services.store.terms.get(id, tax.name) : undefined;
-				if (!row) throw notFound('Term does not exist.', 'rest_term_invalid');
+				const row = findTerm(services, tax, pathId(request, params.id));
 				if (query.context === 'edit' && !canManageTerms(user)) {
 					throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this term.');
 				}
@@ -165,6 +262,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			method: 'POST',
 			path,
 			auth: 'site',
+			batch: true,
 			summary: `Create a ${tax.noun} (201, Location)`,
 			body: z.object({
 				name: z.string().max(200),
@@ -186,24 +284,51 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 				const name = body.name.trim();
 				if (name === '') throw invalidParam('name', 'name must not be empty');
 				const row = services.store.tx(() => {
-					if (parent && !services.store.terms.get(parent, tax.name)) throw badRequest('Parent term does not exist.', 'rest_term_invalid');
-					const same = services.store.terms.byName(tax.name, name, parent);
+					const store = services.store;
+					if (parent && !store.terms.get(parent, tax.name)) throw badRequest('Parent term does not exist.', 'rest_term_invalid');
+					const same = store.terms.byName(tax.name, name, parent);
 					if (same) {
-						throw badRequest('A term with the name provided already exists in this taxonomy.', 'term_exists', { term_id: same.id });
+						const message = tax.hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.';
+						throw badRequest(message, 'term_exists', { term_id: same.id });
 					}
-					let slug = sanitizeTitle(body.slug ?? '');
-					if (body.slug !== undefined && slug && services.store.terms.bySlug(tax.name, slug)) {
-						throw badRequest(`The slug “${slug}” is already in use by another term.`, 'duplicate_term_slug');
-					}
-					if (!slug) {
-						const base = sanitizeTitle(name) || 'term';
-						slug = base;
-						for (let n = 2; services.store.terms.bySlug(tax.name, slug); n++) slug = `${base}-${n}`;
-					}
-					return services.store.terms.insert({ taxonomy: tax.name, name, slug, description: body.description ?? '', parent });
+					// A taken slug is made unique, as `wp_insert_term` does.
+					const slug = uniqueTermSlug(services, tax, sanitizeTitle(body.slug ?? '') || sanitizeTitle(name) || 'term', parent, 0);
+					return store.terms.insert({ taxonomy: tax.name, name, slug, description: body.description ?? '', parent });
 				});
 				reply.code(201).header('Location', termUrl(services, tax, row.id));
 				return termView(services, tax, row, 0, 'edit', objectDef);
+			},
+		}),
+
+		update('POST'),
+		update('PUT'),
+		update('PATCH'),
+
+		route({
+			method: 'DELETE',
+			path: `${path}/{id}`,
+			auth: 'site',
+			batch: true,
+			summary: `Delete a ${tax.noun} (force=true is required: terms have no trash)${tax.name === CATEGORY.name ? "; its posts left without a category get the default one, which cannot be deleted" : ''}`,
+			params: z.object({ id: z.string() }),
+			query: phpQuery({ force: wpBool.prefault(false) }),
+			// WordPress reads parameters from the body too.
+			body: z.object({ force: wpBool.optional() }),
+			handler: ({ services, siteUser: user, params, query, body, request }) => {
+				const id = pathId(request, params.id);
+				return services.store.tx(() => {
+					const row = findTerm(services, tax, id);
+					// WordPress denies `delete_term` on the default category to everyone.
+					if (!canManageTerms(user) || (tax.name === CATEGORY.name && row.id === DEFAULT_CATEGORY)) {
+						throw denied(user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this term.');
+					}
+					if (!(query.force || body.force === true)) {
+						throw new ApiError(501, "Terms do not support trashing. Set 'force=true' to delete.", 'rest_trash_not_supported');
+					}
+					const previous = termView(services, tax, row, services.store.terms.counts([row.id]).get(row.id) ?? 0, 'view', objectDef);
+					services.store.terms.delete(row, tax.name === CATEGORY.name ? DEFAULT_CATEGORY : undefined);
+					return { deleted: true, previous };
+				});
 			},
 		}),
 	];

@@ -1,0 +1,529 @@
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import { FilterXSS } from 'xss';
+import { z } from 'zod';
+import { ApiError, badRequest, notFound } from '../../http/errors';
+import { phpQuery } from '../../http/query';
+import { type Method, type Route, route } from '../../http/route';
+import type { Services } from '../../services';
+import type { Sql } from '../../store/content';
+import type { CommentRow, ContentRow, UserRow } from '../../store/types';
+import { sitePostTypes } from '../registry';
+import { can } from '../roles';
+import { authCode, canEdit, canRead, denied, readableSql } from './capabilities';
+import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
+import { type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
+import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
+import { autop } from './render';
+import { customPostType, PAGE, PAGE_CAPS, POST, POST_CAPS, type PostType } from './types';
+import { contentBase, inContext, permalink, rawRendered, ALL, EDIT, VIEW_EDIT, type ContextTable } from './views';
+import { contentEnv } from './write';
+
+/**
+ * `/cms/v2/comments` and `/cms/v2/comments/{id}`, WordPress's comments controller: GET lists (what the
+ * caller may read) and reads, POST creates (signed-in users only: WordPress's `rest_allow_anonymous_comments`
+ * is false by default), POST/PUT/PATCH update and moderate (`status`), DELETE trashes or, with `force`,
+ * deletes. A comment is on a content item, which takes its comments along when deleted for good.
+ */
+
+const COMMENT_FIELDS: ContextTable = {
+	id: ALL,
+	author: ALL,
+	author_email: EDIT,
+	author_ip: EDIT,
+	author_name: ALL,
+	author_url: ALL,
+	author_user_agent: EDIT,
+	content: rawRendered(ALL),
+	date: ALL,
+	date_gmt: VIEW_EDIT,
+	link: ALL,
+	parent: ALL,
+	post: VIEW_EDIT,
+	status: VIEW_EDIT,
+	type: ALL,
+	author_avatar_urls: ALL,
+	meta: VIEW_EDIT,
+};
+
+/** Stored statuses; `approve`/`1`, `hold`/`0` and the un- actions are the moderation verbs a client writes. */
+const WRITE_STATUSES = ['approved', 'approve', '1', 'hold', '0', 'spam', 'unspam', 'trash', 'untrash'] as const;
+/** The list's `status` filter, as WP_Comment_Query reads it (`all`/`any`: approved and held). */
+const LIST_STATUSES = ['approve', 'hold', 'spam', 'trash', 'all', 'any'] as const;
+const ORDERBY = ['date', 'date_gmt', 'id', 'include', 'post', 'parent', 'type'] as const;
+
+/** The post type of a content item, for its capabilities and links. */
+function typeOf(services: Services, post: ContentRow): PostType {
+	if (post.type === POST.type) return POST;
+	if (post.type === PAGE.type) return PAGE;
+	if (post.type === 'attachment') return customPostType('attachment', 'media', { permalinkKey: 'attachment_id' });
+	const engine = sitePostTypes(services.store).find((t) => t.slug === post.type);
+	return customPostType(post.type, engine?.rest_base ?? post.type);
+}
+
+const commentUrl = (services: Services, id: number) => `${contentBase(services)}/comments/${id}`;
+
+/** Comment text as WordPress's `pre_comment_content` filter keeps it for users without `unfiltered_html` (kses's comment tags). */
+const commentFilter = new FilterXSS({
+	whiteList: {
+		a: ['href', 'title'],
+		abbr: ['title'],
+		acronym: ['title'],
+		b: [],
+		blockquote: ['cite'],
+		cite: [],
+		code: [],
+		del: ['datetime'],
+		em: [],
+		i: [],
+		q: ['cite'],
+		s: [],
+		strike: [],
+		strong: [],
+	},
+	stripIgnoreTag: true,
+	stripIgnoreTagBody: ['script', 'style'],
+});
+
+const sanitizeContent = (user: UserRow | null, text: string) => (can(user, 'unfiltered_html') ? text : commentFilter.process(text));
+
+/** Gravatar's addresses for an email, in WordPress's avatar sizes (SHA-256 of the trimmed, lower-case address, as WordPress 6.8). */
+export function avatarUrls(email: string): Record<string, string> {
+	const hash = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+	return Object.fromEntries([24, 48, 96].map((s) => [String(s), `https://secure.gravatar.com/avatar/${hash}?s=${s}&d=mm&r=g`]));
+}
+
+/** A comment as the routes answer it, in a context. */
+function commentView(services: Services, row: CommentRow, context: Context, zone: string): Record<string, unknown> {
+	const post = services.store.content.get(row.post);
+	const def = post ? typeOf(services, post) : POST;
+	const rest = contentBase(services);
+	const links: Record<string, object[]> = {
+		self: [{ href: commentUrl(services, row.id) }],
+		collection: [{ href: `${rest}/comments` }],
+	};
+	if (row.author) links.author = [{ embeddable: true, href: `${rest}/users/${row.author}` }];
+	if (post) links.up = [{ embeddable: true, post_type: post.type, href: `${rest}/${def.base}/${post.id}` }];
+	if (row.parent) links['in-reply-to'] = [{ embeddable: true, href: commentUrl(services, row.parent) }];
+	if (services.store.comments.hasChildren(row.id)) links.children = [{ embeddable: true, href: `${rest}/comments?parent=${row.id}` }];
+	const full: Record<string, unknown> = {
+		id: row.id,
+		post: row.post,
+		parent: row.parent,
+		author: row.author,
+		author_name: row.author_name,
+		author_email: row.author_email,
+		author_url: row.author_url,
+		author_ip: row.author_ip,
+		author_user_agent: row.author_user_agent,
+		date: formatLocal(row.date_gmt, zone),
+		date_gmt: formatGmt(row.date_gmt),
+		content: { rendered: autop(row.content), raw: row.content },
+		link: `${permalink(services, def, row.post)}#comment-${row.id}`,
+		status: row.status,
+		type: row.type,
+		author_avatar_urls: avatarUrls(row.author_email),
+		meta: [],
+	};
+	return { ...inContext(full, COMMENT_FIELDS, context), _links: links };
+}
+
+/**
+ * The comment count of an item (its approved comments) and its `replies` link, for the post views
+ * (WordPress's post `_links.replies`): `{ count, replies: { embeddable, href } }`.
+ */
+export function commentsOf(services: Services, postId: number) {
+	return {
+		count: services.store.comments.approvedCounts([postId]).get(postId) ?? 0,
+		replies: { embeddable: true, href: `${contentBase(services)}/comments?post=${postId}` },
+	};
+}
+
+/** Whether a published-or-scheduled item (a trashed one by what it was). */
+const PUBLISHED_SQL = "(c.status IN ('publish', 'future') OR (c.status = 'trash' AND c.trashed_status IN ('publish', 'future')))";
+
+/** `canRead` of the comment's item, as SQL over `content c` (pages have capabilities of their own). */
+function postReadableSql(user: UserRow | null): Sql {
+	const posts = readableSql(user, POST);
+	const pages = readableSql(user, PAGE);
+	return { sql: `((c.type = 'page' AND ${pages.sql}) OR (c.type <> 'page' AND ${posts.sql}))`, params: [...pages.params, ...posts.params] };
+}
+
+/** Items of the caller's own that they may edit (WordPress's `edit_comment` maps to `edit_post` of the comment's item). */
+function ownEditableSql(user: UserRow): Sql {
+	const parts: string[] = [];
+	for (const [kind, caps] of [["c.type <> 'page'", POST_CAPS], ["c.type = 'page'", PAGE_CAPS]] as const) {
+		const drafts = can(user, caps.edit_posts);
+		const published = can(user, caps.edit_published_posts);
+		if (drafts && published) parts.push(kind);
+		else if (drafts) parts.push(`${kind} AND NOT ${PUBLISHED_SQL}`);
+		else if (published) parts.push(`${kind} AND ${PUBLISHED_SQL}`);
+	}
+	if (!parts.length) return { sql: '0', params: [] };
+	return { sql: `(c.author = ? AND c.author <> 0 AND ((${parts.join(') OR (')})))`, params: [user.id] };
+}
+
+/**
+ * WordPress's `check_read_permission` as SQL over `comments cm JOIN content c`: an approved comment on an
+ * item the caller may read; a signed-in caller's own comments; every comment on an item they may edit
+ * (moderators: all).
+ */
+function readableCommentsSql(user: UserRow | null): Sql {
+	const readable = postReadableSql(user);
+	if (!user) return { sql: `(cm.status = 'approved' AND ${readable.sql})`, params: readable.params };
+	if (can(user, 'moderate_comments')) return { sql: '1', params: [] };
+	const own = ownEditableSql(user);
+	return {
+		sql: `((cm.status = 'approved' AND ${readable.sql}) OR cm.author = ? OR ${own.sql})`,
+		params: [...readable.params, user.id, ...own.params],
+	};
+}
+
+/** `edit_comment`: moderators, or whoever may edit the comment's item. */
+function canEditComment(services: Services, user: UserRow | null, post: ContentRow): boolean {
+	if (!user) return false;
+	return can(user, 'moderate_comments') || canEdit(user, typeOf(services, post), post);
+}
+
+/** WordPress's `check_read_permission` for one comment. */
+function canReadComment(services: Services, user: UserRow | null, row: CommentRow, post: ContentRow): boolean {
+	if (row.status === 'approved' && canRead(user, typeOf(services, post), post)) return true;
+	if (!user) return false;
+	if (row.author && row.author === user.id) return true;
+	return canEditComment(services, user, post);
+}
+
+/** The comment with this id and its item, or WordPress's 404. */
+function findComment(services: Services, id: number): { row: CommentRow; post: ContentRow } {
+	const row = id > 0 ? services.store.comments.get(id) : undefined;
+	if (!row) throw notFound('Invalid comment ID.', 'rest_comment_invalid_id');
+	const post = services.store.content.get(row.post);
+	if (!post) throw notFound('Invalid post ID.', 'rest_post_invalid_id');
+	return { row, post };
+}
+
+/** The stored status after a moderation verb (`handle_status_param`); trash keeps what it was for `untrash`. */
+function moderated(row: Pick<CommentRow, 'status' | 'trashed_status'>, verb: string): Pick<CommentRow, 'status' | 'trashed_status'> {
+	switch (verb) {
+		case 'approved':
+		case 'approve':
+		case '1':
+			return { status: 'approved', trashed_status: null };
+		case 'hold':
+		case '0':
+			return { status: 'hold', trashed_status: null };
+		case 'spam':
+			return { status: 'spam', trashed_status: null };
+		case 'unspam':
+			return { status: row.status === 'spam' ? 'hold' : row.status, trashed_status: row.trashed_status };
+		case 'trash':
+			return row.status === 'trash' ? row : { status: 'trash', trashed_status: row.status };
+		default: // untrash
+			return row.status === 'trash' ? { status: row.trashed_status ?? 'hold', trashed_status: null } : row;
+	}
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const emailParam = z.string().max(100).refine((v) => v === '' || EMAIL.test(v), { error: 'must be an email address' });
+const urlParam = z.string().refine((v) => v === '' || URL.canParse(v), { error: 'must be a URL' });
+const ipParam = z.string().refine((v) => isIP(v) !== 0, { error: 'must be an IP address' });
+
+const commentBody = z.object({
+	author: wpInt(0).optional(),
+	author_email: emailParam.optional(),
+	author_ip: ipParam.optional(),
+	author_name: z.string().max(245).optional(),
+	author_url: urlParam.max(200).optional(),
+	author_user_agent: z.string().max(254).optional(),
+	content: z.union([z.string(), z.object({ raw: z.string() })]).optional(),
+	date: dateTime.optional(),
+	date_gmt: dateTime.optional(),
+	parent: wpInt(0).optional(),
+	post: wpInt(0).optional(),
+	status: z.enum(WRITE_STATUSES).optional(),
+	type: z.string().optional(),
+	meta: z.record(z.string(), z.unknown()).optional(),
+});
+type CommentBody = z.output<typeof commentBody>;
+
+const contentOf = (body: CommentBody) => (body.content === undefined ? undefined : (typeof body.content === 'string' ? body.content : body.content.raw).trim());
+
+/** The body's date as stored (ms GMT), when given. */
+function dateOf(body: CommentBody, zone: string): number | undefined {
+	if (body.date) return wholeSeconds(parseDateTime(body.date, zone));
+	if (body.date_gmt) return wholeSeconds(parseDateTime(body.date_gmt, zone, true));
+	return undefined;
+}
+
+/** WordPress's comment length limits (`wp_check_comment_data_max_lengths`). */
+function checkLengths(content: string) {
+	if (content.length > 65525) throw badRequest('Comment field exceeds maximum length allowed.', 'comment_content_column_length');
+}
+
+/** The parent must be a comment on the same item. */
+function checkParent(services: Services, parent: number, post: number, self?: number) {
+	if (!parent) return;
+	const row = services.store.comments.get(parent);
+	if (!row || row.post !== post || parent === self) throw badRequest('Invalid comment parent ID: it must be a comment on the same post.', 'rest_comment_invalid_parent');
+}
+
+/** The author fields a user id stands for (`prepare_item_for_database`). */
+function authorFields(services: Services, id: number) {
+	const user = services.store.users.byId(id);
+	if (!user) throw badRequest('Invalid comment author ID.', 'rest_comment_author_invalid');
+	return { author: user.id, author_name: user.display_name ?? user.name, author_email: user.email ?? '', author_url: '' };
+}
+
+export function commentRoutes(): Route[] {
+	const path = '/cms/v2/comments';
+	const idParams = z.object({ id: z.string() });
+
+	const update = (method: Method) =>
+		route({
+			method,
+			path: `${path}/{id}`,
+			auth: 'site',
+			summary: 'Update a comment; `status` moderates it (approve, hold, spam, unspam, trash, untrash)',
+			params: idParams,
+			body: commentBody,
+			handler: ({ services, siteUser: user, params, body, request }) => {
+				const { zone } = contentEnv(services, user, POST);
+				const id = pathId(request, params.id);
+				const row = services.store.tx(() => {
+					const { row: before, post } = findComment(services, id);
+					if (!canEditComment(services, user, post)) throw denied(user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.');
+					if (body.type !== undefined && body.type !== before.type) {
+						throw new ApiError(404, 'Sorry, you are not allowed to change the comment type.', 'rest_comment_invalid_type');
+					}
+					const next: CommentRow = { ...before };
+					if (body.post !== undefined && body.post !== before.post) {
+						if (!body.post || !services.store.content.get(body.post)) throw new ApiError(403, 'Invalid post ID.', 'rest_comment_invalid_post_id');
+						next.post = body.post;
+					}
+					if (body.author !== undefined) Object.assign(next, body.author ? authorFields(services, body.author) : { author: 0 });
+					if (body.author_name !== undefined) next.author_name = body.author_name;
+					if (body.author_email !== undefined) next.author_email = body.author_email;
+					if (body.author_url !== undefined) next.author_url = body.author_url;
+					if (body.author_ip !== undefined && can(user, 'moderate_comments')) next.author_ip = body.author_ip;
+					if (body.author_user_agent !== undefined) next.author_user_agent = body.author_user_agent;
+					const content = contentOf(body);
+					if (content !== undefined) {
+						if (content === '') throw badRequest('Invalid comment content.', 'rest_comment_content_invalid');
+						checkLengths(content);
+						next.content = sanitizeContent(user, content);
+					}
+					const date = dateOf(body, zone);
+					if (date !== undefined) next.date_gmt = date;
+					if (body.parent !== undefined) next.parent = body.parent;
+					checkParent(services, next.parent, next.post, before.id);
+					if (body.status !== undefined) Object.assign(next, moderated(before, body.status));
+					return services.store.comments.save(next);
+				});
+				return commentView(services, row, 'edit', zone);
+			},
+		});
+
+	return [
+		route({
+			method: 'GET',
+			path,
+			auth: 'site',
+			summary: 'List comments the caller may read, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
+			query: phpQuery({
+				context: contextParam,
+				page: wpInt(1).prefault(1),
+				per_page: wpInt(1, 100).prefault(10),
+				search: searchParam.optional(),
+				after: dateTime.optional(),
+				before: dateTime.optional(),
+				author: idList().prefault([]),
+				author_exclude: idList().prefault([]),
+				author_email: emailParam.optional(),
+				exclude: idList().prefault([]),
+				include: idList().prefault([]),
+				offset: wpInt().optional(),
+				order: z.enum(['asc', 'desc']).default('desc'),
+				orderby: z.enum(ORDERBY).default('date_gmt'),
+				parent: idList().prefault([]),
+				parent_exclude: idList().prefault([]),
+				post: idList().prefault([]),
+				status: z.enum(LIST_STATUSES).default('approve'),
+				type: z.string().default('comment'),
+				password: z.string().optional(),
+			}),
+			handler: ({ services, siteUser: user, query: q, request, reply }) => {
+				const { zone } = contentEnv(services, user, POST);
+				for (const id of q.post) {
+					const post = id ? services.store.content.get(id) : undefined;
+					if (post && !canRead(user, typeOf(services, post), post)) {
+						throw denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
+					}
+					if (id === 0 && !can(user, 'moderate_comments')) throw denied(user, 'rest_cannot_read', 'Sorry, you are not allowed to read comments without a post.');
+				}
+				if (q.context === 'edit' && !can(user, 'moderate_comments')) throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
+				if (!can(user, 'edit_posts')) {
+					const forbidden = [
+						q.author.length ? 'author' : '',
+						q.author_exclude.length ? 'author_exclude' : '',
+						q.author_email ? 'author_email' : '',
+						q.type !== 'comment' ? 'type' : '',
+						q.status !== 'approve' ? 'status' : '',
+					].filter(Boolean);
+					if (forbidden.length) throw new ApiError(authCode(user), `Query parameter not permitted: ${forbidden.join(', ')}`, 'rest_forbidden_param');
+				}
+				const where = new Where().addSql(readableCommentsSql(user));
+				if (q.status === 'all' || q.status === 'any') where.add("cm.status IN ('approved', 'hold')");
+				else where.add('cm.status = ?', q.status === 'approve' ? 'approved' : q.status);
+				if (q.type !== 'all') where.add('cm.type = ?', q.type);
+				if (q.post.length) where.addSql(inList('cm.post', q.post));
+				if (q.parent.length) where.addSql(inList('cm.parent', q.parent));
+				if (q.parent_exclude.length) where.addSql(inList('cm.parent', q.parent_exclude, true));
+				if (q.author.length) where.addSql(inList('cm.author', q.author));
+				if (q.author_exclude.length) where.addSql(inList('cm.author', q.author_exclude, true));
+				if (q.author_email) where.add('cm.author_email = ? COLLATE NOCASE', q.author_email);
+				if (q.include.length) where.addSql(inList('cm.id', q.include));
+				if (q.exclude.length) where.addSql(inList('cm.id', q.exclude, true));
+				if (q.after) where.add('cm.date_gmt > ?', parseDateTime(q.after, zone));
+				if (q.before) where.add('cm.date_gmt < ?', parseDateTime(q.before, zone));
+				if (q.search?.trim()) {
+					// WP_Comment_Query searches the whole text in the author fields and the content.
+					const like = `%${q.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+					const columns = ['cm.author_name', 'cm.author_email', 'cm.author_url', 'cm.author_ip', 'cm.content'];
+					where.add(`(${columns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`, ...columns.map(() => like));
+				}
+				const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+				const column = { date: 'cm.date_gmt', date_gmt: 'cm.date_gmt', id: 'cm.id', post: 'cm.post', parent: 'cm.parent', type: 'cm.type', include: 'cm.id' }[q.orderby];
+				const order: Sql =
+					q.orderby === 'include' && q.include.length
+						? { sql: '(SELECT key FROM json_each(?) WHERE value = cm.id), cm.id', params: [JSON.stringify(q.include)] }
+						: { sql: `${column} ${dir}, cm.id ${dir}`, params: [] };
+				const offset = q.offset ? Math.abs(q.offset) : (q.page - 1) * q.per_page;
+				const { rows, total } = services.store.comments.find(where.sql(), order, q.per_page, offset);
+				const totalPages = Math.ceil(total / q.per_page);
+				checkPage(q.page, totalPages, total, 'rest_comment_invalid_page_number');
+				pagingHeaders(reply, request, `${contentBase(services)}/comments`, q.page, total, totalPages);
+				return rows.map((row) => commentView(services, row, q.context, zone));
+			},
+		}),
+
+		route({
+			method: 'POST',
+			path,
+			auth: 'site',
+			summary: 'Create a comment on an item whose comments are open (201, Location); signed-in users only',
+			body: commentBody,
+			handler: ({ services, siteUser: user, body, request, reply }) => {
+				const { zone } = contentEnv(services, user, POST);
+				// WordPress's `rest_allow_anonymous_comments` filter is false by default.
+				if (!user) throw new ApiError(401, 'Sorry, you must be logged in to comment.', 'rest_comment_login_required');
+				const moderator = can(user, 'moderate_comments');
+				const notAllowed = (field: string, code: string) => denied(user, code, `Sorry, you are not allowed to edit '${field}' for comments.`);
+				if (body.author !== undefined && body.author !== user.id && !moderator) throw notAllowed('author', 'rest_comment_invalid_author');
+				if (body.author_ip !== undefined && !moderator && body.author_ip !== request.ip) throw notAllowed('author_ip', 'rest_comment_invalid_author_ip');
+				if (body.status !== undefined && !moderator) throw notAllowed('status', 'rest_comment_invalid_status');
+				const noPost = () => new ApiError(403, 'Sorry, you are not allowed to create this comment without a post.', 'rest_comment_invalid_post_id');
+				if (!body.post) throw noPost();
+				const post = services.store.content.get(body.post);
+				if (!post || post.type === 'revision') throw noPost();
+				if (post.status === 'draft') throw new ApiError(403, 'Sorry, you are not allowed to create a comment on this post.', 'rest_comment_draft_post');
+				if (post.status === 'trash') throw new ApiError(403, 'Sorry, you are not allowed to create a comment on this post.', 'rest_comment_trash_post');
+				if (!canRead(user, typeOf(services, post), post)) throw denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
+				if (post.comment_status !== 'open') throw new ApiError(403, 'Sorry, comments are closed for this item.', 'rest_comment_closed');
+
+				const raw = request.body as { id?: unknown } | undefined;
+				if (raw?.id) throw badRequest('Cannot create existing comment.', 'rest_comment_exists');
+				if (body.type && body.type !== 'comment') throw badRequest('Cannot create a comment with that type.', 'rest_invalid_comment_type');
+				const content = contentOf(body) ?? '';
+				if (content === '') throw badRequest('Invalid comment content.', 'rest_comment_content_invalid');
+				checkLengths(content);
+				const row = services.store.tx(() => {
+					const comments = services.store.comments;
+					let author = { author: 0, author_name: body.author_name ?? '', author_email: body.author_email ?? '', author_url: body.author_url ?? '' };
+					if (body.author) author = { ...author, ...authorFields(services, body.author) };
+					// Signed in and naming no author: the comment is the user's.
+					if (!author.author && !author.author_name && !author.author_email && !author.author_url) author = authorFields(services, user.id);
+					// WordPress's default `require_name_email`; a user's comment carries the account's email, which may be unset here.
+					if (!author.author_name || (!author.author && !author.author_email)) {
+						throw badRequest('Creating a comment requires valid author name and email values.', 'rest_comment_author_data_required');
+					}
+					const parent = body.parent ?? 0;
+					checkParent(services, parent, post.id);
+					const text = sanitizeContent(user, content);
+					if (comments.duplicate({ post: post.id, parent, author_name: author.author_name, author_email: author.author_email, content: text })) {
+						throw new ApiError(409, 'Duplicate comment detected; it looks as though you’ve already said that!', 'comment_duplicate');
+					}
+					// `wp_allow_comment`: the item's author and moderators are approved; others once they have an approved comment.
+					const trusted = moderator || (author.author !== 0 && author.author === post.author) || comments.previouslyApproved(author.author, author.author_name, author.author_email);
+					let status: Pick<CommentRow, 'status' | 'trashed_status'> = { status: trusted ? 'approved' : 'hold', trashed_status: null };
+					if (body.status) status = moderated(status, body.status);
+					return comments.insert({
+						post: post.id,
+						parent,
+						...author,
+						author_ip: body.author_ip ?? request.ip,
+						author_user_agent: body.author_user_agent ?? String(request.headers['user-agent'] ?? ''),
+						date_gmt: dateOf(body, zone) ?? wholeSeconds(Date.now()),
+						content: text,
+						...status,
+						type: 'comment',
+						meta: '{}',
+					});
+				});
+				reply.code(201).header('Location', commentUrl(services, row.id));
+				return commentView(services, row, moderator ? 'edit' : 'view', zone);
+			},
+		}),
+
+		route({
+			method: 'GET',
+			path: `${path}/{id}`,
+			auth: 'site',
+			summary: 'Get a comment',
+			params: idParams,
+			query: phpQuery({ context: contextParam, password: z.string().optional() }),
+			handler: ({ services, siteUser: user, params, query, request }) => {
+				const { zone } = contentEnv(services, user, POST);
+				const { row, post } = findComment(services, pathId(request, params.id));
+				if (query.context === 'edit' && !can(user, 'moderate_comments')) throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
+				if (!canReadComment(services, user, row, post)) throw denied(user, 'rest_cannot_read', 'Sorry, you are not allowed to read this comment.');
+				if (!canRead(user, typeOf(services, post), post)) {
+					throw denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
+				}
+				return commentView(services, row, query.context, zone);
+			},
+		}),
+
+		update('POST'),
+		update('PUT'),
+		update('PATCH'),
+
+		route({
+			method: 'DELETE',
+			path: `${path}/{id}`,
+			auth: 'site',
+			summary: 'Move a comment to the trash, or with force=true delete it for good (its replies move up)',
+			params: idParams,
+			query: phpQuery({ force: wpBool.prefault(false), password: z.string().optional() }),
+			// WordPress reads parameters from the body too.
+			body: z.object({ force: wpBool.optional() }),
+			handler: ({ services, siteUser: user, params, query, body, request }) => {
+				const { zone } = contentEnv(services, user, POST);
+				const id = pathId(request, params.id);
+				return services.store.tx(() => {
+					const { row, post } = findComment(services, id);
+					if (!canEditComment(services, user, post)) throw denied(user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this comment.');
+					if (query.force || body.force === true) {
+						const previous = commentView(services, row, 'edit', zone);
+						services.store.comments.delete(row);
+						return { deleted: true, previous };
+					}
+					if (row.status === 'trash') throw new ApiError(410, 'The comment has already been trashed.', 'rest_already_trashed');
+					return commentView(services, services.store.comments.save({ ...row, ...moderated(row, 'trash') }), 'edit', zone);
+				});
+			},
+		}),
+	];
+}
+
+export const commentsRoutes = commentRoutes();
