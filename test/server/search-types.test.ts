@@ -134,7 +134,10 @@ describe('statuses', () => {
 		expectWpError(await cms.get('/statuses/draft', u.anonymous), 401, 'rest_cannot_read_status', 'Cannot view status.');
 		expectWpError(await cms.get('/statuses/draft', u.subscriber), 403, 'rest_cannot_read_status', 'Cannot view status.');
 		expect((await cms.get('/statuses/publish', u.anonymous)).body.name).toBe('Published');
-		expectWpError(await cms.get('/statuses/inherit', u.admin), 404, 'rest_status_invalid', 'Invalid status.');
+		expectWpError(await cms.get('/statuses/bogus', u.admin), 404, 'rest_status_invalid', 'Invalid status.');
+		// An internal status exists, but no one may read it.
+		expectWpError(await cms.get('/statuses/inherit', u.admin), 403, 'rest_cannot_read_status', 'Cannot view status.');
+		expectWpError(await cms.get('/statuses/auto-draft', u.anonymous), 401, 'rest_cannot_read_status', 'Cannot view status.');
 		expectWpError(await cms.get('/statuses', u.subscriber, { context: 'edit' }), 403, 'rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.');
 	});
 });

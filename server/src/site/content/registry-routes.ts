@@ -232,6 +232,9 @@ export const STATUSES: Record<string, Status> = {
 	trash: { name: 'Trash', private: false, protected: false, public: false, queryable: false, show_in_list: false, date_floating: false },
 };
 
+/** Statuses WordPress registers as internal (no list shows them, and no one may read them). */
+const INTERNAL_STATUSES = ['auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed'];
+
 const STATUS_FIELDS: ContextTable = {
 	name: ALL,
 	private: EDIT,
@@ -344,8 +347,10 @@ export const registryRoutes: Route[] = [
 		query: contextQuery,
 		handler: ({ services, siteUser: user, params, query }) => {
 			const status = Object.hasOwn(STATUSES, params.status) ? STATUSES[params.status] : undefined;
-			if (!status) throw notFound('Invalid status.', 'rest_status_invalid');
-			if (!status.public && !mayEditSome(services, user)) throw denied(user, 'rest_cannot_read_status', 'Cannot view status.');
+			const internal = INTERNAL_STATUSES.includes(params.status);
+			if (!status && !internal) throw notFound('Invalid status.', 'rest_status_invalid');
+			// WordPress's internal statuses exist but are shown to no one.
+			if (!status || (!status.public && !mayEditSome(services, user))) throw denied(user, 'rest_cannot_read_status', 'Cannot view status.');
 			return statusView(services, params.status, query.context);
 		},
 	}),
