@@ -1,12 +1,14 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directOperations } from '../shared/direct';
 import { operationProperties, operationSubtitle } from '../shared/operations';
+import { pickerMethods } from '../shared/pickers';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { batch } from './batch';
+import { coreOperations } from './core';
 import { getIndex, getNamespaceIndex } from './index';
 import { oembedEmbed, oembedProxy } from './oembed';
 
-const operations = [getIndex, getNamespaceIndex, batch, oembedEmbed, oembedProxy];
+const operations = [getIndex, getNamespaceIndex, batch, oembedEmbed, oembedProxy, ...coreOperations];
 const direct = directOperations('site', operations, siteApi);
 
 export class WdmSite implements INodeType {
@@ -17,7 +19,7 @@ export class WdmSite implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(operations),
-		description: 'Read the index of the WDM site, run batches of content requests and get oEmbed data',
+		description: 'Read the index, settings, post types, taxonomies and statuses of the WDM site, search it, run batches of content requests and get oEmbed data',
 		defaults: { name: 'WDM Site' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -26,6 +28,8 @@ export class WdmSite implements INodeType {
 		requestDefaults: siteRequestDefaults,
 		properties: [direct.resourceProperty, ...operationProperties(operations)],
 	};
+
+	methods = pickerMethods(this.description.properties);
 
 	customOperations = direct.customOperations;
 }

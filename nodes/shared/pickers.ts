@@ -84,6 +84,10 @@ function wholeSiteSearch(
 	};
 }
 
+/** A site list answered as an object keyed by slug (WordPress's types, taxonomies, statuses): each by its name and slug. */
+const keyedSiteSearch = (route: string) =>
+	wholeSiteSearch({ route }, (answer) => Object.values(answer as Record<string, IDataObject>), (row) => ({ name: `${String(row.name)} (${String(row.slug)})`, value: String(row.slug) }));
+
 /** `{success, data: [...]}`, the engine's and the theme core's answers. */
 const dataOf = (answer: unknown) => (answer as { data: IDataObject[] }).data;
 /** A nested setting: `general_settings.name`. */
@@ -256,6 +260,10 @@ const KINDS = {
 			value: String(row.value),
 		})),
 	},
+	// The site's post types, taxonomies and post statuses by slug (`cms/v2/types`, `/taxonomies`, `/statuses`: objects keyed by slug).
+	siteType: { noun: 'post type', idMode: 'By Slug', idPlaceholder: 'e.g. post', search: keyedSiteSearch('/cms/v2/types') },
+	siteTaxonomy: { noun: 'taxonomy', idMode: 'By Slug', idPlaceholder: 'e.g. category', search: keyedSiteSearch('/cms/v2/taxonomies') },
+	siteStatus: { noun: 'status', idMode: 'By Slug', idPlaceholder: 'e.g. draft', search: keyedSiteSearch('/cms/v2/statuses') },
 	// The collections the engine adds under cms/v2 (its post types' and taxonomies' REST bases), and their items.
 	collection: {
 		noun: 'collection',

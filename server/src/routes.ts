@@ -18,7 +18,7 @@ import { aiProxyRoutes } from './site/ai-proxy';
 import { batchRoutes } from './site/batch';
 import { builderRoutes } from './site/builder';
 import { builderOneRoutes } from './site/builder-one';
-import { contentRoutes } from './site/content';
+import { contentRoutes, siteCoreRoutes } from './site/content';
 import { wpAliases } from './site/content/namespace';
 import { mediaRoutes } from './site/content/media';
 import { engineRoutes } from './site/engine';
@@ -52,6 +52,7 @@ const table: Route[] = [
 	...oembedRoutes,
 	...contentRoutes,
 	...mediaRoutes,
+	...siteCoreRoutes,
 	...engineRoutes,
 	...themecoreRoutes,
 	...builderRoutes,

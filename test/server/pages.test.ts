@@ -39,7 +39,7 @@ describe('create and read', () => {
 		const read = (await cms.get(`/pages/${page.id}`, u.anonymous)).body;
 		expect(Object.keys(read)).toEqual([
 			'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt',
-			'author', 'featured_media', 'parent', 'menu_order', 'comment_status', 'ping_status', 'template', '_links',
+			'author', 'featured_media', 'parent', 'menu_order', 'comment_status', 'ping_status', 'template', 'class_list', '_links',
 		]);
 		// Post-only fields are not page fields: ignored.
 		const ignored = await create(u.editor, { title: 'x', sticky: true, format: 'aside', categories: [999] });
@@ -186,5 +186,29 @@ describe('collection parameters of pages', () => {
 		expect(res.headers.get('x-wp-total')).toBe('5');
 		expect(res.headers.get('x-wp-totalpages')).toBe('3');
 		expect((await c.get('/pages', users.anonymous, { per_page: 2, page: 9 })).body.code).toBe('rest_post_invalid_page_number');
+	});
+});
+
+describe("WordPress's links and action hints on pages", () => {
+	test('about the page type, author, replies, revisions; no terms; actions by role (authors have no rights on pages)', async () => {
+		const rest = `${server.url}/wp-json/cms/v2`;
+		const page = await create(u.editor, { title: 'Linked page', status: 'publish' });
+		const links = (await cms.get(`/pages/${page.id}`, u.anonymous)).body._links;
+		expect(Object.keys(links)).toEqual(['self', 'collection', 'about', 'author', 'replies', 'version-history', 'wp:attachment', 'curies']);
+		expect(links.about).toEqual([{ href: `${rest}/types/page` }]);
+		expect(links.author).toEqual([{ embeddable: true, href: `${rest}/users/${u.editor.id}` }]);
+		expect(links.replies).toEqual([{ embeddable: true, href: `${rest}/comments?post=${page.id}` }]);
+		const actions = async (user: SiteUser) =>
+			Object.keys((await cms.get(`/pages/${page.id}`, user, { context: 'edit' })).body._links).filter((rel) => rel.startsWith('wp:action-'));
+		expect(await actions(u.admin)).toEqual(['wp:action-publish', 'wp:action-unfiltered-html', 'wp:action-assign-author']);
+		expect(await actions(u.editor)).toEqual(['wp:action-publish', 'wp:action-unfiltered-html', 'wp:action-assign-author']);
+		expect((await cms.get(`/pages/${page.id}`, u.author, { context: 'edit' })).status).toBe(403);
+		expect(page.class_list).toEqual([`post-${page.id}`, 'page', 'type-page', 'status-publish', 'hentry']);
+	});
+
+	test('a draft page shows the time of its last save as its date', async () => {
+		const draft = await create(u.editor, { title: 'Draft page' });
+		expect(draft.date).toBe(draft.date_gmt);
+		expect(Math.abs(Date.parse(`${draft.date_gmt}Z`) - Date.now())).toBeLessThan(60_000);
 	});
 });

@@ -1,7 +1,7 @@
 import type { App } from '../../server/src/app';
 import { SETTING_KEY } from '../../server/src/site/settings';
 import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
-import { expectWpError } from '../helpers/server';
+import { client, expectWpError } from '../helpers/server';
 
 /** `cms/v2/posts` (and the categories and tags posts carry) over real HTTP: fields, parameters, rights, state. */
 
@@ -58,10 +58,13 @@ describe('create', () => {
 		expect(await stored(post.id)).toEqual(post);
 	});
 
-	test('a draft by default: no slug and no date of its own until it is published', async () => {
+	test('a draft by default: no slug and no date of its own until it is published (both dates show its last save)', async () => {
 		const draft = await create(u.admin, { title: 'Draft Title' });
-		expect(draft).toMatchObject({ status: 'draft', slug: '', generated_slug: 'draft-title', date: null });
+		expect(draft).toMatchObject({ status: 'draft', slug: '', generated_slug: 'draft-title' });
+		// WordPress 6.x: `date` is the draft's local post_date, `date_gmt` worked out from it (never null).
 		expect(draft.date_gmt).toMatch(/^\d{4}-/);
+		expect(draft.date).toBe(draft.date_gmt); // the site is on UTC
+		expect(Math.abs(Date.parse(`${draft.date_gmt}Z`) - Date.now())).toBeLessThan(60_000);
 		const published = (await cms.post(`/posts/${draft.id}`, u.admin, { status: 'publish' })).body;
 		expect(published).toMatchObject({ status: 'publish', slug: 'draft-title' });
 		expect(published.date).not.toBeNull();
@@ -103,8 +106,11 @@ describe('create', () => {
 			expect(gmt).toMatchObject({ date: '2024-01-15T11:00:00', date_gmt: '2024-01-15T10:00:00' });
 			const draft = await create(u.admin, { title: 'd', date: '2024-03-01T12:00:00' });
 			expect(draft.date).toBe('2024-03-01T12:00:00');
-			// null gives the date back to the saves.
-			expect((await cms.post(`/posts/${draft.id}`, u.admin, { date: null })).body.date).toBeNull();
+			// null gives the date back to the saves: both dates are the time of this save, in their zones.
+			const floating = (await cms.post(`/posts/${draft.id}`, u.admin, { date: null })).body;
+			expect(Math.abs(Date.parse(`${floating.date_gmt}Z`) - Date.now())).toBeLessThan(60_000);
+			const berlin = Date.parse(`${floating.date}Z`) - Date.parse(`${floating.date_gmt}Z`);
+			expect([3600_000, 7200_000]).toContain(berlin);
 		} finally {
 			server.services.store.meta.set(SETTING_KEY('timezone'), 'UTC');
 		}
@@ -363,7 +369,7 @@ describe('contexts', () => {
 		for (const hidden of ['password', 'meta', 'generated_slug', 'permalink_template']) expect(body).not.toHaveProperty(hidden);
 		expect(Object.keys(body)).toEqual([
 			'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt',
-			'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template', 'format', 'categories', 'tags', '_links',
+			'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template', 'format', 'categories', 'tags', 'class_list', '_links',
 		]);
 	});
 
@@ -864,5 +870,82 @@ describe('categories and tags', () => {
 		expect((await c.get('/categories', users.author, { context: 'edit' })).status).toBe(403);
 		expect((await c.get('/categories', users.editor, { context: 'edit' })).status).toBe(200);
 		expect((await c.get('/categories', users.anonymous, { orderby: 'colour' })).body.code).toBe('rest_invalid_param');
+	});
+});
+
+describe("WordPress's links, class_list and action hints", () => {
+	const rest = () => `${server.url}/wp-json/cms/v2`;
+	const actionsOf = (links: Record<string, unknown>) => Object.keys(links).filter((rel) => rel.startsWith('wp:action-'));
+
+	test('links: self, collection, about, author, replies, revisions, media, terms, curies, in that order', async () => {
+		const store = server.services.store;
+		const image = store.content.insert({ type: 'attachment', status: 'inherit', mime_type: 'image/png', date_gmt: Date.now(), modified_gmt: Date.now() });
+		const post = await create(u.author, { title: 'Linked', status: 'publish', featured_media: image.id });
+		const edited = (await cms.post(`/posts/${post.id}`, u.author, { title: 'Linked again' })).body;
+		const revision = store.content.revisions(post.id)[0];
+		const links = (await cms.get(`/posts/${post.id}`, u.anonymous)).body._links;
+		const self = `${rest()}/posts/${post.id}`;
+		expect(links).toEqual({
+			self: [{ href: self }],
+			collection: [{ href: `${rest()}/posts` }],
+			about: [{ href: `${rest()}/types/post` }],
+			author: [{ embeddable: true, href: `${rest()}/users/${u.author.id}` }],
+			replies: [{ embeddable: true, href: `${rest()}/comments?post=${post.id}` }],
+			'version-history': [{ count: 1, href: `${self}/revisions` }],
+			'predecessor-version': [{ id: revision.id, href: `${self}/revisions/${revision.id}` }],
+			'wp:featuredmedia': [{ embeddable: true, href: `${rest()}/media/${image.id}` }],
+			'wp:attachment': [{ href: `${rest()}/media?parent=${post.id}` }],
+			'wp:term': [
+				{ taxonomy: 'category', embeddable: true, href: `${rest()}/categories?post=${post.id}` },
+				{ taxonomy: 'post_tag', embeddable: true, href: `${rest()}/tags?post=${post.id}` },
+			],
+			curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
+		});
+		expect(edited._links['version-history']).toEqual([{ count: 1, href: `${self}/revisions` }]);
+		// No revisions yet: a count of 0 and no predecessor.
+		const fresh = await create(u.author, { title: 'Fresh' });
+		expect(fresh._links['version-history']).toEqual([{ count: 0, href: `${rest()}/posts/${fresh.id}/revisions` }]);
+		expect(fresh._links).not.toHaveProperty('predecessor-version');
+		expect(fresh._links).not.toHaveProperty('wp:featuredmedia');
+		// The wp/v2 twin names its own namespace in every link.
+		const twin = (await client(server.url, '/wp-json/wp/v2').get(`/posts/${post.id}`, {})).body._links;
+		expect(twin.about).toEqual([{ href: `${server.url}/wp-json/wp/v2/types/post` }]);
+		expect(twin.author[0].href).toBe(`${server.url}/wp-json/wp/v2/users/${u.author.id}`);
+	});
+
+	test('edit context: the actions the CALLER may take, per role (none in view context)', async () => {
+		const post = await create(u.contributor, { title: 'Whose actions' });
+		const all = ['publish', 'unfiltered-html', 'sticky', 'assign-author', 'create-categories', 'assign-categories', 'create-tags', 'assign-tags'];
+		const expected: [SiteUser, string[]][] = [
+			[u.admin, all],
+			[u.editor, all],
+			[u.contributor, ['assign-categories', 'create-tags', 'assign-tags']],
+		];
+		for (const [user, actions] of expected) {
+			const links = (await cms.get(`/posts/${post.id}`, user, { context: 'edit' })).body._links;
+			expect(actionsOf(links)).toEqual(actions.map((a) => `wp:action-${a}`));
+			for (const rel of actionsOf(links)) expect(links[rel]).toEqual([{ href: `${rest()}/posts/${post.id}` }]);
+		}
+		const own = await create(u.author, { title: 'Author actions' });
+		expect(actionsOf(own._links)).toEqual(['wp:action-publish', 'wp:action-assign-categories', 'wp:action-create-tags', 'wp:action-assign-tags']);
+		expect(actionsOf((await cms.get(`/posts/${post.id}`, u.admin)).body._links)).toEqual([]);
+		// Actions come before the curies, as WordPress adds them after the item's links.
+		expect(Object.keys(own._links).at(-1)).toBe('curies');
+	});
+
+	test("class_list: WordPress 6.5's post classes (format, password, thumbnail, terms)", async () => {
+		const store = server.services.store;
+		const news = await cms.create('/categories', u.admin, { name: 'Local News' });
+		const fresh = await cms.create('/tags', u.admin, { name: 'Fresh' });
+		const image = store.content.insert({ type: 'attachment', status: 'inherit', mime_type: 'image/png', date_gmt: Date.now(), modified_gmt: Date.now() });
+		const post = await create(u.admin, { title: 'Classy', status: 'publish', format: 'aside', categories: [news.id], tags: [fresh.id], featured_media: image.id });
+		expect(post.class_list).toEqual([
+			`post-${post.id}`, 'post', 'type-post', 'status-publish', 'format-aside', 'has-post-thumbnail', 'hentry',
+			'category-local-news', 'tag-fresh', 'post_format-post-format-aside',
+		]);
+		const locked = await create(u.admin, { title: 'Locked classes', password: 'pw', featured_media: image.id });
+		expect(locked.class_list).toEqual([`post-${locked.id}`, 'post', 'type-post', 'status-draft', 'format-standard', 'post-password-required', 'hentry', 'category-uncategorized']);
+		expect((await cms.get(`/posts/${post.id}`, u.anonymous)).body.class_list).toEqual(post.class_list);
+		expect((await cms.get(`/posts/${post.id}`, u.anonymous, { context: 'embed' })).body).not.toHaveProperty('class_list');
 	});
 });

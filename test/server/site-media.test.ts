@@ -178,6 +178,19 @@ describe('upload', () => {
 			{ embeddable: true, href: `${server.url}/wp-json/cms/v2/posts/${post.id}`, post_type: 'post', id: post.id },
 		]);
 		expect(media._links).not.toHaveProperty('wp:attachment');
+		// WordPress's links of an attachment: about its type, its author, its replies; no revisions.
+		const rest = `${server.url}/wp-json/cms/v2`;
+		expect(media._links).toMatchObject({
+			about: [{ href: `${rest}/types/attachment` }],
+			author: [{ embeddable: true, href: `${rest}/users/${u.admin.id}` }],
+			replies: [{ embeddable: true, href: `${rest}/comments?post=${media.id}` }],
+		});
+		expect(media._links).not.toHaveProperty('version-history');
+		// Edit context: the caller's actions (no publishing of media); none in view context.
+		expect(Object.keys(media._links).filter((rel) => rel.startsWith('wp:action-'))).toEqual(['wp:action-unfiltered-html', 'wp:action-assign-author']);
+		const viewed = (await cms.get(`/media/${media.id}`, u.anonymous)).body;
+		expect(Object.keys(viewed._links).filter((rel) => rel.startsWith('wp:action-'))).toEqual([]);
+		expect(viewed.class_list).toEqual([`post-${media.id}`, 'attachment', 'type-attachment', 'status-inherit', 'hentry']);
 	});
 
 	test('multipart/form-data: the file in `file`, fields beside it; a generic type is sniffed from the bytes', async () => {

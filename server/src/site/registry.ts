@@ -1,4 +1,5 @@
 import type { Store } from '../store';
+import { ATTACHMENT_SUPPORTS, DEFAULT_SUPPORTS, PAGE_SUPPORTS, POST_SUPPORTS } from './content/types';
 import { type BuiltInDoc, engineDoc, engineDocs, KINDS, type PostTypeDoc, type TaxonomyDoc } from './engine/documents';
 
 /**
@@ -21,6 +22,8 @@ export interface SitePostType {
 	taxonomies: string[];
 	/** WordPress's own types (post, page, attachment); the engine may relabel them but not remove them. */
 	builtin: boolean;
+	/** WordPress's `supports` features of the type. */
+	supports: string[];
 	/** The engine's id of an added type (digits in its routes). */
 	id?: number;
 }
@@ -41,9 +44,9 @@ export interface SiteTaxonomy {
 }
 
 export const BUILTIN_POST_TYPES: readonly SitePostType[] = [
-	{ slug: 'post', rest_base: 'posts', name: 'Posts', singular_name: 'Post', public: true, hierarchical: false, taxonomies: ['category', 'post_tag'], builtin: true },
-	{ slug: 'page', rest_base: 'pages', name: 'Pages', singular_name: 'Page', public: true, hierarchical: true, taxonomies: [], builtin: true },
-	{ slug: 'attachment', rest_base: 'media', name: 'Media', singular_name: 'Media', public: true, hierarchical: false, taxonomies: [], builtin: true },
+	{ slug: 'post', rest_base: 'posts', name: 'Posts', singular_name: 'Post', public: true, hierarchical: false, taxonomies: ['category', 'post_tag'], builtin: true, supports: POST_SUPPORTS },
+	{ slug: 'page', rest_base: 'pages', name: 'Pages', singular_name: 'Page', public: true, hierarchical: true, taxonomies: [], builtin: true, supports: PAGE_SUPPORTS },
+	{ slug: 'attachment', rest_base: 'media', name: 'Media', singular_name: 'Media', public: true, hierarchical: false, taxonomies: [], builtin: true, supports: ATTACHMENT_SUPPORTS },
 ];
 
 export const BUILTIN_TAXONOMIES: readonly SiteTaxonomy[] = [
@@ -81,6 +84,7 @@ export function sitePostTypes(store: Store): SitePostType[] {
 			hierarchical: data.advanced_settings.hierarchical,
 			taxonomies: taxonomies.filter((t) => t.data.general_settings.object_type.includes(slug)).map((t) => t.data.general_settings.slug),
 			builtin: false,
+			supports: Array.isArray(data.advanced_settings.supports) ? [...data.advanced_settings.supports] : [...DEFAULT_SUPPORTS],
 			id: Number(key),
 		};
 	});

@@ -34,6 +34,7 @@ export const taxonomyDef = (tax: SiteTaxonomy): Taxonomy => ({
 export function postTypeDef(type: SitePostType, taxonomies: SiteTaxonomy[]): PostType {
 	return customPostType(type.slug, type.rest_base, {
 		hierarchical: type.hierarchical,
+		supports: type.supports,
 		taxonomies: taxonomies.filter((tax) => !tax.builtin && tax.object_types.includes(type.slug)).map(taxonomyDef),
 	});
 }

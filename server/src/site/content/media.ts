@@ -12,7 +12,7 @@ import { imageSize } from './image-size';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
-import { PAGE, POST, POST_CAPS, type PostType } from './types';
+import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
 import { ALL, alternateLink, collectionUrl, type ContextTable, contentView, EDIT, inContext, itemUrl, POST_FIELDS, rawRendered, VIEW_EDIT, type ViewEnv, viewEnv } from './views';
 import { checkUpdate, contentEnv, deleteItem, getItem, invalidParam, type WriteEnv, writeItem } from './write';
@@ -37,6 +37,7 @@ export const MEDIA: PostType = {
 	permalinkKey: 'attachment_id',
 	// Attachment slugs are unique across every type.
 	slugTypes: ['post', 'page', 'attachment'],
+	supports: ATTACHMENT_SUPPORTS,
 };
 
 /** The `media_type` filter: the first part of the MIME type. */
@@ -186,7 +187,7 @@ function mimeSql(params: MediaParams): Sql | undefined {
 /** The fields a media item shares with posts, taken from the post view (and shown in the same contexts). */
 const SHARED = [
 	'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author',
-	'featured_media', 'comment_status', 'ping_status', 'template', 'meta', 'permalink_template', 'generated_slug',
+	'featured_media', 'comment_status', 'ping_status', 'template', 'meta', 'permalink_template', 'generated_slug', 'class_list',
 ] as const;
 
 /** Which contexts show each field of a media item (WordPress's attachment schema). */
@@ -207,12 +208,15 @@ const MEDIA_FIELDS: ContextTable = {
 export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown> {
 	const { services } = env;
 	const post = contentView({ ...env, context: 'edit' }, row);
+	// The post view was made in the edit context for its fields; the action links are for that context only.
+	const actionsShown = env.context === 'edit';
 	const attachment = services.store.attachments.get(row.id);
 	const source = attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : null;
 	const details = attachment ? (JSON.parse(attachment.details) as Record<string, unknown>) : {};
 	const parent = row.parent ? services.store.content.get(row.parent) : undefined;
 	const parentDef = parent && PARENT_TYPES.find((d) => d.type === parent.type);
-	const { 'wp:attachment': _own, curies, ...links } = post._links as Record<string, unknown>;
+	const { curies, ...all } = post._links as Record<string, unknown>;
+	const links = Object.fromEntries(Object.entries(all).filter(([rel]) => actionsShown || !rel.startsWith('wp:action-')));
 	const full: Record<string, unknown> = {
 		...Object.fromEntries(SHARED.map((key) => [key, post[key]])),
 		guid: { rendered: source, raw: source },

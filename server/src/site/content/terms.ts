@@ -36,7 +36,7 @@ const FIELDS: Record<string, readonly Context[]> = {
 };
 
 /** A term's page with plain permalinks: `?cat=3`, `?tag=news`, and an engine taxonomy's query var `?genre=drama`. */
-function termQuery(tax: Taxonomy, row: TermRow): string {
+export function termQuery(tax: Taxonomy, row: TermRow): string {
 	if (tax.name === CATEGORY.name) return `cat=${row.id}`;
 	return `${tax.name === TAG.name ? 'tag' : tax.name}=${encodeURIComponent(row.slug)}`;
 }

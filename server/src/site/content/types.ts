@@ -84,7 +84,15 @@ export interface PostType {
 	permalinkKey: string;
 	/** Types whose slugs a new slug must not repeat (WordPress: pages also against media). */
 	slugTypes: readonly string[];
+	/** WordPress's `supports` features (`author`, `comments`, ...): which links and classes an item shows. */
+	supports: readonly string[];
 }
+
+/** WordPress's `supports` of its own post types, and of a registered type that names none. */
+export const POST_SUPPORTS = ['title', 'editor', 'author', 'thumbnail', 'excerpt', 'trackbacks', 'custom-fields', 'comments', 'revisions', 'post-formats'];
+export const PAGE_SUPPORTS = ['title', 'editor', 'author', 'thumbnail', 'page-attributes', 'custom-fields', 'comments', 'revisions'];
+export const ATTACHMENT_SUPPORTS = ['title', 'author', 'comments'];
+export const DEFAULT_SUPPORTS = ['title', 'editor'];
 
 export const POST: PostType = {
 	type: 'post',
@@ -99,6 +107,7 @@ export const POST: PostType = {
 	discussion: 'open',
 	permalinkKey: 'p',
 	slugTypes: ['post'],
+	supports: POST_SUPPORTS,
 };
 
 export const PAGE: PostType = {
@@ -114,6 +123,7 @@ export const PAGE: PostType = {
 	discussion: 'closed',
 	permalinkKey: 'page_id',
 	slugTypes: ['page', 'attachment'],
+	supports: PAGE_SUPPORTS,
 };
 
 /**
@@ -133,6 +143,7 @@ export const customPostType = (type: string, base: string, more: Partial<PostTyp
 	discussion: 'closed',
 	permalinkKey: 'p',
 	slugTypes: [type],
+	supports: DEFAULT_SUPPORTS,
 	...more,
 });
 

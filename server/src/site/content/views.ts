@@ -3,7 +3,8 @@ import type { ContentRow, UserRow } from '../../store/types';
 import { metaFieldsOf } from '../engine/documents';
 import { type Field, shownValues } from '../engine/fields';
 import { siteSettings } from '../settings';
-import { canEdit } from './capabilities';
+import { can } from '../roles';
+import { canEdit, canManageTerms } from './capabilities';
 import { formatGmt, formatLocal } from './dates';
 import { type Context, META_DEFAULTS } from './params';
 import { autop, blockVersion, renderExcerpt, sanitizeTitle } from './render';
@@ -84,6 +85,8 @@ export const POST_FIELDS: ContextTable = {
 	tags: VIEW_EDIT,
 	permalink_template: EDIT,
 	generated_slug: EDIT,
+	// WordPress 6.5+ (Debian's 6.1 has no `class_list`).
+	class_list: VIEW_EDIT,
 };
 
 const REVISION_FIELDS: ContextTable = {
@@ -130,10 +133,14 @@ export function metaOf(row: ContentRow, fields: Field[] = []): typeof META_DEFAU
 	return { ...META_DEFAULTS, ...own, ...shownValues(fields, stored) };
 }
 
-/** `date` is null for a draft whose date follows its saves (WordPress's floating date); `date_gmt` shows that date. */
+/**
+ * `date` and `date_gmt`, as WordPress 6.x shows them: a draft whose date follows its saves (stored
+ * with `post_date_gmt` 0000-00-00) shows the time of its last save in both, `date_gmt` worked out
+ * from the local date (`get_gmt_from_date`), so neither is null.
+ */
 function dates(row: ContentRow, zone: string) {
 	return {
-		date: row.date_floating ? null : formatLocal(row.date_gmt, zone),
+		date: formatLocal(row.date_gmt, zone),
 		date_gmt: formatGmt(row.date_gmt),
 	};
 }
@@ -147,6 +154,30 @@ function passwordPassed(env: ViewEnv, row: ContentRow): boolean {
 
 const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
 
+/** Whether the type has a feature; WordPress gives posts and pages some links whatever they support. */
+const supports = (def: PostType, feature: string) => def.type === 'post' || def.type === 'page' || def.supports.includes(feature);
+
+/**
+ * WordPress's `get_available_actions` (edit context): what the CALLER may do with items of the type,
+ * as `wp:action-*` links to the item: publish, write unfiltered HTML, make sticky, give the item to
+ * another author, create and assign terms of each taxonomy.
+ */
+function actions(env: ViewEnv): string[] {
+	const { user, def } = env;
+	if (env.context !== 'edit') return [];
+	const out: string[] = [];
+	if (def.type !== 'attachment' && can(user, def.caps.publish_posts)) out.push('publish');
+	if (can(user, 'unfiltered_html')) out.push('unfiltered-html');
+	if (def.type === 'post' && can(user, def.caps.edit_others_posts) && can(user, def.caps.publish_posts)) out.push('sticky');
+	if (def.supports.includes('author') && can(user, def.caps.edit_others_posts)) out.push('assign-author');
+	for (const tax of def.taxonomies) {
+		// Taxonomies' terms are managed with `manage_categories` and assigned with `edit_posts`.
+		if (tax.hierarchical ? canManageTerms(user) : can(user, 'edit_posts')) out.push(`create-${tax.base}`);
+		if (can(user, 'edit_posts')) out.push(`assign-${tax.base}`);
+	}
+	return out;
+}
+
 function links(env: ViewEnv, row: ContentRow) {
 	const { services, def } = env;
 	const rest = contentBase(services);
@@ -154,7 +185,10 @@ function links(env: ViewEnv, row: ContentRow) {
 	const out: Record<string, object[]> = {
 		self: [{ href: self }],
 		collection: [{ href: collectionUrl(services, def) }],
+		about: [{ href: `${rest}/types/${def.type}` }],
 	};
+	if (supports(def, 'author') && row.author) out.author = [{ embeddable: true, href: `${rest}/users/${row.author}` }];
+	if (supports(def, 'comments')) out.replies = [{ embeddable: true, href: `${rest}/comments?post=${row.id}` }];
 	if (def.revisions) {
 		const revisions = services.store.content.revisions(row.id);
 		out['version-history'] = [{ count: revisions.length, href: `${self}/revisions` }];
@@ -162,12 +196,43 @@ function links(env: ViewEnv, row: ContentRow) {
 	}
 	if (def.hierarchical && row.parent) out.up = [{ embeddable: true, href: itemUrl(services, def, row.parent) }];
 	if (row.featured_media) out['wp:featuredmedia'] = [{ embeddable: true, href: `${rest}/media/${row.featured_media}` }];
-	out['wp:attachment'] = [{ href: `${rest}/media?parent=${row.id}` }];
+	if (def.type !== 'attachment') out['wp:attachment'] = [{ href: `${rest}/media?parent=${row.id}` }];
 	if (def.taxonomies.length) {
 		out['wp:term'] = def.taxonomies.map((tax) => ({ taxonomy: tax.name, embeddable: true, href: `${rest}/${tax.base}?post=${row.id}` }));
 	}
+	for (const action of actions(env)) out[`wp:action-${action}`] = [{ href: self }];
 	out.curies = CURIES;
 	return out;
+}
+
+/** Term slugs as CSS classes: WordPress's `sanitize_html_class`, the term id when nothing is left of it. */
+function termClass(slug: string, id: number): string {
+	const clean = slug.replace(/%[a-fA-F0-9]{2}/g, '').replace(/[^A-Za-z0-9_-]/g, '');
+	return clean === '' || /^\d+$/.test(clean) || clean.replace(/-/g, '') === '' ? String(id) : clean;
+}
+
+/**
+ * WordPress 6.5's `class_list` (its `get_post_class` outside the admin): the item, its type, status and
+ * format, whether a password is required (REST requests carry no password cookie) or a thumbnail
+ * shown, `hentry`, and a class per term of each taxonomy of the type.
+ */
+function classList(env: ViewEnv, row: ContentRow): string[] {
+	const { services, def } = env;
+	const classes = [`post-${row.id}`, def.type, `type-${def.type}`, `status-${row.status}`];
+	if (def.supports.includes('post-formats')) classes.push(`format-${row.format && row.format !== 'standard' ? row.format : 'standard'}`);
+	if (row.password !== '') classes.push('post-password-required');
+	else if (row.featured_media && def.type !== 'attachment') classes.push('has-post-thumbnail');
+	classes.push('hentry');
+	for (const tax of def.taxonomies) {
+		const prefix = tax.name === 'post_tag' ? 'tag' : tax.name;
+		for (const id of services.store.content.termIds(row.id, tax.name)) {
+			const term = services.store.terms.get(id, tax.name);
+			if (term?.slug) classes.push(`${prefix}-${termClass(term.slug, term.id)}`);
+		}
+	}
+	// The post format is a taxonomy of its own in WordPress: `post_format-post-format-aside`.
+	if (def.supports.includes('post-formats') && row.format && row.format !== 'standard') classes.push(`post_format-post-format-${row.format}`);
+	return [...new Set(classes)];
 }
 
 /** A post or page as the content routes answer it, in the env's context. */
@@ -208,6 +273,7 @@ export function contentView(env: ViewEnv, row: ContentRow): Record<string, unkno
 		...(def.formats ? { format: row.format } : {}),
 		meta: metaOf(row, (env.metaFields ??= metaFieldsOf(services.store, 'post', def.type))),
 		...Object.fromEntries(def.taxonomies.map((tax) => [tax.base, services.store.content.termIds(row.id, tax.name)])),
+		class_list: classList(env, row),
 		permalink_template: `${services.baseUrl}/?${def.permalinkKey}=${row.id}`,
 		generated_slug: sanitizeTitle(row.title) || String(row.id),
 		_links: links(env, row),

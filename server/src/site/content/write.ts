@@ -171,6 +171,22 @@ function scheduled(status: string, dateGmt: number, now: number): string {
 	return status;
 }
 
+/**
+ * What a new item gets when the body says nothing: posts take the site's discussion settings and
+ * default category (WordPress's `get_default_comment_status` and `default_category`), other types
+ * their own default.
+ */
+function siteDefaults({ services, def }: WriteEnv) {
+	const settings = siteSettings(services.store);
+	const post = def.type === 'post';
+	return {
+		comment_status: post ? settings.default_comment_status : def.discussion,
+		ping_status: post ? settings.default_ping_status : def.discussion,
+		// A category deleted since it was made the default falls back to "Uncategorized".
+		category: services.store.terms.get(settings.default_category, 'category') ? settings.default_category : DEFAULT_CATEGORY,
+	};
+}
+
 export interface WriteOptions {
 	/** Keep a revision when title, content or excerpt change (not for autosaves, as WordPress). */
 	revision: boolean;
@@ -191,6 +207,7 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 	const now = wholeSeconds(Date.now());
 	let status: string = body.status ?? before?.status ?? 'draft';
 	const dates = datesAfter(env, before, body, status, now);
+	const defaults = siteDefaults(env);
 	status = scheduled(status, dates.date_gmt, now);
 	const restoring = before?.status === 'trash' && status !== 'trash';
 	const base = before ?? store.content.insert({ type: def.type, status, date_gmt: now, modified_gmt: now, author: user?.id ?? 0 });
@@ -204,8 +221,8 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 		content: body.content ?? base.content,
 		excerpt: body.excerpt ?? base.excerpt,
 		password: body.password ?? base.password,
-		comment_status: body.comment_status ?? (before ? base.comment_status : def.discussion),
-		ping_status: body.ping_status ?? (before ? base.ping_status : def.discussion),
+		comment_status: body.comment_status ?? (before ? base.comment_status : defaults.comment_status),
+		ping_status: body.ping_status ?? (before ? base.ping_status : defaults.ping_status),
 		format: def.formats ? (body.format ?? base.format) : base.format,
 		sticky: def.sticky && body.sticky !== undefined ? (body.sticky ? 1 : 0) : base.sticky,
 		template: body.template ?? base.template,
@@ -222,7 +239,7 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 	for (const tax of def.taxonomies) {
 		let ids = termIdsOf(body, tax.base);
 		// A post always has a category: "Uncategorized" when it is given none.
-		if (tax.name === 'category' && (ids?.length === 0 || (!before && ids === undefined))) ids = [DEFAULT_CATEGORY];
+		if (tax.name === 'category' && (ids?.length === 0 || (!before && ids === undefined))) ids = [defaults.category];
 		if (ids) store.content.setTermIds(row.id, tax.name, ids);
 	}
 	if (before && options.revision && def.revisions) keepRevision(env, before, row);

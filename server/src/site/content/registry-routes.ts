@@ -1,0 +1,357 @@
+import { z } from 'zod';
+import { notFound } from '../../http/errors';
+import { phpQuery } from '../../http/query';
+import { type Route, route } from '../../http/route';
+import type { Services } from '../../services';
+import type { UserRow } from '../../store/types';
+import { engineDoc, KINDS, type PostTypeDoc, type TaxonomyDoc } from '../engine/documents';
+import { can } from '../roles';
+import { type SitePostType, type SiteTaxonomy, sitePostTypes, siteTaxonomies } from '../registry';
+import { denied } from './capabilities';
+import { contentNamespace } from './namespace';
+import { type Context, contextParam } from './params';
+import { PAGE_CAPS, POST_CAPS, type TypeCaps } from './types';
+import { ALL, type ContextTable, contentBase, EDIT, inContext, VIEW_EDIT } from './views';
+
+/**
+ * `/cms/v2/types`, `/cms/v2/taxonomies` and `/cms/v2/statuses` (WordPress's post types, taxonomies and
+ * post statuses controllers), read from the site's one registry (`site/registry.ts`): the engine's
+ * post types and taxonomies appear as soon as it adds them. The collections answer an object keyed by
+ * slug, as WordPress's do.
+ */
+
+const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
+
+/** The primitive capabilities of a post type (WordPress's `$post_type->cap`). */
+const capsOf = (type: SitePostType): TypeCaps => (type.slug === 'page' ? PAGE_CAPS : POST_CAPS);
+
+const mayEdit = (user: UserRow | null, type: SitePostType) => can(user, capsOf(type).edit_posts);
+
+/** Taxonomies' terms are assigned by whoever can edit posts (WordPress's `assign_terms`). */
+const mayAssign = (user: UserRow | null) => can(user, 'edit_posts');
+
+function checkContext(context: Context, allowed: boolean, user: UserRow | null, code: string, message: string) {
+	if (context === 'edit' && !allowed) throw denied(user, code, message);
+}
+
+// ---- Post types ----
+
+const TYPE_FIELDS: ContextTable = {
+	capabilities: EDIT,
+	description: VIEW_EDIT,
+	hierarchical: VIEW_EDIT,
+	visibility: EDIT,
+	viewable: EDIT,
+	labels: EDIT,
+	name: ALL,
+	slug: ALL,
+	supports: EDIT,
+	taxonomies: VIEW_EDIT,
+	rest_base: ALL,
+	rest_namespace: ALL,
+};
+
+/** WordPress's labels of a type from its two names (the engine's own labels win). */
+function typeLabels(type: SitePostType, own: Record<string, string> = {}) {
+	const one = type.singular_name;
+	const many = type.name;
+	const lower = many.toLowerCase();
+	const labels: Record<string, string | null> = {
+		name: many,
+		singular_name: one,
+		add_new: 'Add New',
+		add_new_item: `Add New ${one}`,
+		edit_item: `Edit ${one}`,
+		new_item: `New ${one}`,
+		view_item: `View ${one}`,
+		view_items: `View ${many}`,
+		search_items: `Search ${many}`,
+		not_found: `No ${lower} found.`,
+		not_found_in_trash: `No ${lower} found in Trash.`,
+		parent_item_colon: type.hierarchical ? `Parent ${one}:` : null,
+		all_items: `All ${many}`,
+		archives: `${one} Archives`,
+		attributes: `${one} Attributes`,
+		filter_items_list: `Filter ${lower} list`,
+		items_list_navigation: `${many} list navigation`,
+		items_list: `${many} list`,
+		menu_name: many,
+		name_admin_bar: one,
+	};
+	for (const [key, value] of Object.entries(own)) if (value) labels[key] = value;
+	return labels;
+}
+
+function typeView(services: Services, type: SitePostType, context: Context) {
+	const caps = capsOf(type);
+	const own = type.builtin ? undefined : engineDoc<PostTypeDoc>(services.store, KINDS.postType, String(type.id))?.data.labels;
+	const base = contentBase(services);
+	const single = type.slug === 'page' ? 'page' : 'post';
+	const full = {
+		capabilities: {
+			[`edit_${single}`]: `edit_${single}`,
+			[`read_${single}`]: `read_${single}`,
+			[`delete_${single}`]: `delete_${single}`,
+			edit_posts: caps.edit_posts,
+			edit_others_posts: caps.edit_others_posts,
+			delete_posts: caps.delete_posts,
+			publish_posts: caps.publish_posts,
+			read_private_posts: caps.read_private_posts,
+			read: 'read',
+			delete_private_posts: caps.delete_private_posts,
+			delete_published_posts: caps.delete_published_posts,
+			delete_others_posts: caps.delete_others_posts,
+			edit_private_posts: caps.edit_private_posts,
+			edit_published_posts: caps.edit_published_posts,
+			// Uploading is what makes media (WordPress maps `create_posts` of attachments to it).
+			create_posts: type.slug === 'attachment' ? 'upload_files' : caps.edit_posts,
+		},
+		description: '',
+		hierarchical: type.hierarchical,
+		visibility: { show_in_nav_menus: type.public, show_ui: true },
+		viewable: type.public,
+		labels: typeLabels(type, own),
+		name: type.name,
+		slug: type.slug,
+		supports: Object.fromEntries(type.supports.map((feature) => [feature, true])),
+		taxonomies: type.taxonomies,
+		rest_base: type.rest_base,
+		rest_namespace: contentNamespace(services),
+		_links: {
+			collection: [{ href: `${base}/types` }],
+			'wp:items': [{ href: `${base}/${type.rest_base}` }],
+			curies: CURIES,
+		},
+	};
+	return inContext(full, TYPE_FIELDS, context);
+}
+
+const CANNOT_EDIT_TYPE = 'Sorry, you are not allowed to edit posts in this post type.';
+
+// ---- Taxonomies ----
+
+const TAXONOMY_FIELDS: ContextTable = {
+	capabilities: EDIT,
+	description: VIEW_EDIT,
+	hierarchical: VIEW_EDIT,
+	labels: EDIT,
+	name: ALL,
+	slug: ALL,
+	show_cloud: EDIT,
+	types: VIEW_EDIT,
+	rest_base: ALL,
+	rest_namespace: ALL,
+	visibility: EDIT,
+};
+
+function taxonomyLabels(tax: SiteTaxonomy, own: Record<string, string> = {}) {
+	const one = tax.singular_name;
+	const many = tax.name;
+	const lower = many.toLowerCase();
+	const labels: Record<string, string | null> = {
+		name: many,
+		singular_name: one,
+		search_items: `Search ${many}`,
+		popular_items: tax.hierarchical ? null : `Popular ${many}`,
+		all_items: `All ${many}`,
+		parent_item: tax.hierarchical ? `Parent ${one}` : null,
+		parent_item_colon: tax.hierarchical ? `Parent ${one}:` : null,
+		edit_item: `Edit ${one}`,
+		view_item: `View ${one}`,
+		update_item: `Update ${one}`,
+		add_new_item: `Add New ${one}`,
+		new_item_name: `New ${one} Name`,
+		separate_items_with_commas: tax.hierarchical ? null : `Separate ${lower} with commas`,
+		add_or_remove_items: tax.hierarchical ? null : `Add or remove ${lower}`,
+		choose_from_most_used: tax.hierarchical ? null : `Choose from the most used ${lower}`,
+		not_found: `No ${lower} found.`,
+		no_terms: `No ${lower}`,
+		items_list_navigation: `${many} list navigation`,
+		items_list: `${many} list`,
+		back_to_items: `&larr; Go to ${many}`,
+		menu_name: many,
+		name_admin_bar: one,
+	};
+	for (const [key, value] of Object.entries(own)) if (value) labels[key] = value;
+	return labels;
+}
+
+function taxonomyView(services: Services, tax: SiteTaxonomy, context: Context) {
+	const own = tax.builtin ? undefined : engineDoc<TaxonomyDoc>(services.store, KINDS.taxonomy, String(tax.id))?.data.labels;
+	const base = contentBase(services);
+	const full = {
+		capabilities: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' },
+		description: '',
+		hierarchical: tax.hierarchical,
+		labels: taxonomyLabels(tax, own),
+		name: tax.name,
+		slug: tax.slug,
+		show_cloud: tax.public,
+		types: tax.object_types,
+		rest_base: tax.rest_base,
+		rest_namespace: contentNamespace(services),
+		visibility: {
+			public: tax.public,
+			publicly_queryable: tax.public,
+			show_admin_column: tax.builtin,
+			show_in_nav_menus: tax.public,
+			show_in_quick_edit: true,
+			show_ui: true,
+		},
+		_links: {
+			collection: [{ href: `${base}/taxonomies` }],
+			'wp:items': [{ href: `${base}/${tax.rest_base}` }],
+			curies: CURIES,
+		},
+	};
+	return inContext(full, TAXONOMY_FIELDS, context);
+}
+
+const CANNOT_MANAGE_TERMS = 'Sorry, you are not allowed to manage terms in this taxonomy.';
+
+// ---- Statuses ----
+
+interface Status {
+	name: string;
+	/** WordPress's flags of the status. */
+	private: boolean;
+	protected: boolean;
+	public: boolean;
+	queryable: boolean;
+	show_in_list: boolean;
+	date_floating: boolean;
+}
+
+/** The statuses WordPress's controller lists (those not internal, and the trash), in its order. */
+export const STATUSES: Record<string, Status> = {
+	publish: { name: 'Published', private: false, protected: false, public: true, queryable: true, show_in_list: true, date_floating: false },
+	future: { name: 'Scheduled', private: false, protected: true, public: false, queryable: false, show_in_list: true, date_floating: false },
+	draft: { name: 'Draft', private: false, protected: true, public: false, queryable: false, show_in_list: true, date_floating: true },
+	pending: { name: 'Pending', private: false, protected: true, public: false, queryable: false, show_in_list: true, date_floating: true },
+	private: { name: 'Private', private: true, protected: false, public: false, queryable: false, show_in_list: true, date_floating: false },
+	trash: { name: 'Trash', private: false, protected: false, public: false, queryable: false, show_in_list: false, date_floating: false },
+};
+
+/** Statuses WordPress registers as internal (no list shows them, and no one may read them). */
+const INTERNAL_STATUSES = ['auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed'];
+
+const STATUS_FIELDS: ContextTable = {
+	name: ALL,
+	private: EDIT,
+	protected: EDIT,
+	public: VIEW_EDIT,
+	queryable: VIEW_EDIT,
+	show_in_list: EDIT,
+	slug: ALL,
+	date_floating: VIEW_EDIT,
+};
+
+/** Whoever can edit items of some post type sees every status; others the public ones only. */
+const mayEditSome = (services: Services, user: UserRow | null) => sitePostTypes(services.store).some((type) => mayEdit(user, type));
+
+function statusView(services: Services, slug: string, context: Context) {
+	const status = STATUSES[slug];
+	const posts = `${contentBase(services)}/posts`;
+	const full = {
+		...status,
+		slug,
+		_links: { archives: [{ href: slug === 'publish' ? posts : `${posts}?status=${slug}` }] },
+	};
+	return inContext(full, STATUS_FIELDS, context);
+}
+
+// ---- Routes ----
+
+const contextQuery = phpQuery({ context: contextParam });
+
+/** An empty collection is a JSON object all the same (WordPress answers `{}`). */
+const keyed = (entries: [string, unknown][]) => Object.fromEntries(entries);
+
+export const registryRoutes: Route[] = [
+	route({
+		method: 'GET',
+		path: '/cms/v2/types',
+		auth: 'site',
+		summary: "The site's post types (the engine's included), keyed by slug; edit context: those the caller may edit",
+		query: contextQuery,
+		handler: ({ services, siteUser: user, query }) => {
+			const types = sitePostTypes(services.store);
+			checkContext(query.context, types.some((t) => mayEdit(user, t)), user, 'rest_cannot_view', CANNOT_EDIT_TYPE);
+			const shown = types.filter((t) => query.context !== 'edit' || mayEdit(user, t));
+			return keyed(shown.map((t) => [t.slug, typeView(services, t, query.context)]));
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/cms/v2/types/{type}',
+		auth: 'site',
+		summary: 'One post type of the site by its slug',
+		params: z.object({ type: z.string() }),
+		patterns: { type: '[\\w-]+' },
+		query: contextQuery,
+		handler: ({ services, siteUser: user, params, query }) => {
+			const type = sitePostTypes(services.store).find((t) => t.slug === params.type);
+			if (!type) throw notFound('Invalid post type.', 'rest_type_invalid');
+			checkContext(query.context, mayEdit(user, type), user, 'rest_forbidden_context', CANNOT_EDIT_TYPE);
+			return typeView(services, type, query.context);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/cms/v2/taxonomies',
+		auth: 'site',
+		summary: "The site's taxonomies (the engine's included), keyed by slug; `type` keeps those of one post type",
+		query: phpQuery({ context: contextParam, type: z.string().max(200).optional() }),
+		handler: ({ services, siteUser: user, query }) => {
+			checkContext(query.context, mayAssign(user), user, 'rest_cannot_view', CANNOT_MANAGE_TERMS);
+			const all = siteTaxonomies(services.store);
+			const shown = query.type === undefined ? all : all.filter((tax) => tax.object_types.includes(query.type!));
+			return keyed(shown.map((tax) => [tax.slug, taxonomyView(services, tax, query.context)]));
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/cms/v2/taxonomies/{taxonomy}',
+		auth: 'site',
+		summary: 'One taxonomy of the site by its slug',
+		params: z.object({ taxonomy: z.string() }),
+		patterns: { taxonomy: '[\\w-]+' },
+		query: contextQuery,
+		handler: ({ services, siteUser: user, params, query }) => {
+			const tax = siteTaxonomies(services.store).find((t) => t.slug === params.taxonomy);
+			if (!tax) throw notFound('Invalid taxonomy.', 'rest_taxonomy_invalid');
+			checkContext(query.context, mayAssign(user), user, 'rest_forbidden_context', CANNOT_MANAGE_TERMS);
+			return taxonomyView(services, tax, query.context);
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/cms/v2/statuses',
+		auth: 'site',
+		summary: 'The post statuses, keyed by slug: all six to whoever can edit posts, `publish` to others',
+		query: contextQuery,
+		handler: ({ services, siteUser: user, query }) => {
+			const editor = mayEditSome(services, user);
+			checkContext(query.context, editor, user, 'rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.');
+			const shown = Object.keys(STATUSES).filter((slug) => STATUSES[slug].public || editor);
+			return keyed(shown.map((slug) => [slug, statusView(services, slug, query.context)]));
+		},
+	}),
+	route({
+		method: 'GET',
+		path: '/cms/v2/statuses/{status}',
+		auth: 'site',
+		summary: 'One post status by its slug',
+		params: z.object({ status: z.string() }),
+		patterns: { status: '[\\w-]+' },
+		query: contextQuery,
+		handler: ({ services, siteUser: user, params, query }) => {
+			const status = Object.hasOwn(STATUSES, params.status) ? STATUSES[params.status] : undefined;
+			const internal = INTERNAL_STATUSES.includes(params.status);
+			if (!status && !internal) throw notFound('Invalid status.', 'rest_status_invalid');
+			// WordPress's internal statuses exist but are shown to no one.
+			if (!status || (!status.public && !mayEditSome(services, user))) throw denied(user, 'rest_cannot_read_status', 'Cannot view status.');
+			return statusView(services, params.status, query.context);
+		},
+	}),
+];
