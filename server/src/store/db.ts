@@ -53,6 +53,10 @@ function prepareDb(db: Db): Db {
 	db.pragma('wal_autocheckpoint = 10000');
 	// Another process (`wdm-server users create`) may write while the server runs.
 	db.pragma('busy_timeout = 5000');
+	// Off while migrating (better-sqlite3 turns them on by default): a migration that rebuilds a table drops
+	// the old one, which with foreign keys on would delete every row that references it (SQLite's procedure
+	// for altering a table runs with them off). On again below, once the migrations are checked.
+	db.pragma('foreign_keys = OFF');
 	// IMMEDIATE, and the version read inside: of two processes opening a new store at once (a server and
 	// `wdm-server users create`), one migrates and the other then finds nothing left to do.
 	db.transaction(() => {
@@ -65,8 +69,6 @@ function prepareDb(db: Db): Db {
 		const broken = applied < migrations.length ? (db.pragma('foreign_key_check') as unknown[]) : [];
 		if (broken.length) throw new Error(`a migration left ${broken.length} rows whose references are broken (PRAGMA foreign_key_check)`);
 	}).immediate();
-	// After the migrations: one that rebuilds a table drops the old one, which with foreign keys on would
-	// delete every row that references it (SQLite's procedure for altering a table runs with them off).
 	db.pragma('foreign_keys = ON');
 	// Table statistics for the planner (SQLite's advice for a connection that stays open: optimize with
 	// 0x10002 at open). Without them it guesses about ten rows per value of an index's first column and
