@@ -71,16 +71,6 @@ export class CommentsRepo {
 		return !!this.db.prepare('SELECT 1 FROM comments WHERE parent = ? LIMIT 1').get(id);
 	}
 
-	/** How many approved comments each item has (WordPress's `comment_count`). */
-	approvedCounts(posts: number[]): Map<number, number> {
-		const rows = this.db
-			.prepare(
-				`SELECT post AS id, count(*) AS n FROM comments WHERE status = 'approved' AND post IN (SELECT value FROM json_each(?)) GROUP BY post`,
-			)
-			.all(JSON.stringify(posts)) as { id: number; n: number }[];
-		return new Map(rows.map((r) => [r.id, r.n]));
-	}
-
 	/** One page of the comments matching `where` (over `comments cm JOIN content c` on its item), in `order`, with the total. */
 	find(where: Sql, order: Sql, limit: number, offset: number): { rows: CommentRow[]; total: number } {
 		const from = 'FROM comments cm JOIN content c ON c.id = cm.post';

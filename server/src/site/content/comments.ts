@@ -128,17 +128,6 @@ function commentView(services: Services, row: CommentRow, context: Context, zone
 	return { ...inContext(full, COMMENT_FIELDS, context), _links: links };
 }
 
-/**
- * The comment count of an item (its approved comments) and its `replies` link, for the post views
- * (WordPress's post `_links.replies`): `{ count, replies: { embeddable, href } }`.
- */
-export function commentsOf(services: Services, postId: number) {
-	return {
-		count: services.store.comments.approvedCounts([postId]).get(postId) ?? 0,
-		replies: { embeddable: true, href: `${contentBase(services)}/comments?post=${postId}` },
-	};
-}
-
 /** Whether a published-or-scheduled item (a trashed one by what it was). */
 const PUBLISHED_SQL = "(c.status IN ('publish', 'future') OR (c.status = 'trash' AND c.trashed_status IN ('publish', 'future')))";
 
