@@ -205,7 +205,7 @@ describe('unknown routes', () => {
 	});
 
 	test.each([
-		['GET', '/wp-json/cms/v2/comments', 'no route matches GET /cms/v2/comments'],
+		['GET', '/wp-json/cms/v2/nothing', 'no route matches GET /cms/v2/nothing'],
 		['GET', '/wp-json/wdm/v2/devices', 'no route matches GET /wdm/v2/devices'],
 		['GET', '/wp-json/wdm', 'no route matches GET /wdm'],
 		['POST', '/wp-json/', 'no route matches POST /'],

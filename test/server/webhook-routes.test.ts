@@ -264,16 +264,16 @@ describe('validation', () => {
 });
 
 describe('access', () => {
-	test("another user's device is 403 for GET and POST, and is left untouched", async () => {
+	test("another user's device is not found (404, names are per user) for GET and POST, and is left untouched", async () => {
 		const name = await device();
 		await api.post(hook(name), { url: 'https://example.com/mine' }, { key });
 		const { apiKey } = server.services.store.users.create(`other-${seq}`);
 		const get = await api.get(hook(name), { key: apiKey });
-		expect(get.status).toBe(403);
-		expect(get.body.success).toBe(false);
+		expect(get.status).toBe(404);
+		expect(get.body).toEqual({ success: false, message: `device '${name}' not found` });
 		for (const body of [{ url: 'https://evil.example.com/' }, { action: 'delete', url: 'https://example.com/mine' }]) {
 			const res = await api.post(hook(name), body, { key: apiKey });
-			expect(res.status).toBe(403);
+			expect(res.status).toBe(404);
 		}
 		expect((await api.get(hook(name), { key })).body.data.map((w: { url: string }) => w.url)).toEqual(['https://example.com/mine']);
 	});
