@@ -308,6 +308,17 @@ describe.each(STYLES)('%s URLs', (style) => {
 			expect(anonymous.body._embedded['wp:featuredmedia']).toEqual([{ code: expect.stringMatching(/^rest_/), message: expect.any(String), data: { status: expect.any(Number) } }]);
 		});
 
+		test('up: the parent page, the parent category', async () => {
+			const parent = await cms.create('/pages', u.admin, { title: 'Parent', status: 'publish' });
+			const child = await cms.create('/pages', u.admin, { title: 'Child', status: 'publish', parent: parent.id });
+			const page = await call(style, 'GET', `/wp/v2/pages/${child.id}?_embed=up`);
+			expect(page.body._embedded).toEqual({ up: [expect.objectContaining({ id: parent.id, title: { rendered: 'Parent' } })] });
+			const news = await cms.create('/categories', u.admin, { name: `News ${style}` });
+			const local = await cms.create('/categories', u.admin, { name: `Local ${style}`, parent: news.id });
+			const term = await call(style, 'GET', `/cms/v2/categories/${local.id}?_embed`);
+			expect(term.body._embedded).toEqual({ up: [expect.objectContaining({ id: news.id, name: `News ${style}` })] });
+		});
+
 		test('inside an _envelope', async () => {
 			const post = await newPost({ featured_media: mediaId });
 			const res = await call(style, 'GET', `/cms/v2/posts/${post.id}?_embed&_envelope`, { headers: admin() });
