@@ -155,8 +155,8 @@ describe.each(STYLES)('%s URLs', (style) => {
 				namespace: 'cms/v2',
 				methods: ['GET', 'POST'],
 				endpoints: [
-					{ methods: ['GET'], args: { per_page: expect.objectContaining({ type: 'integer' }) } },
-					{ methods: ['POST'], args: { title: expect.anything() } },
+					{ methods: ['GET'], allow_batch: { v1: true }, args: { per_page: expect.objectContaining({ type: 'integer' }) } },
+					{ methods: ['POST'], allow_batch: { v1: true }, args: { title: expect.anything() } },
 				],
 				_links: { self: [{ href: `${server.url}/wp-json/cms/v2/posts` }] },
 			});
