@@ -105,6 +105,15 @@ describe.each([
 		await expect(apiFetch({ path: `/engine/v2/get-meta-box/${added.item_id}` })).rejects.toMatchObject({ code: 'rest_engine_meta_box_invalid_id' });
 	});
 
+	test("the block editor's canUser: OPTIONS with parse: false, then the Allow header", async () => {
+		const post = await apiFetch<Post>({ path: '/wp/v2/posts', method: 'POST', data: { title: 'Can I?', status: 'publish' } });
+		const asAdmin = await apiFetch<unknown, false>({ path: `/wp/v2/posts/${post.id}`, method: 'OPTIONS', parse: false });
+		expect(asAdmin.headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE');
+		// Anonymous: read only.
+		const bare = await globalThis.fetch(`${server.url}/wp-json/wp/v2/posts/${post.id}`, { method: 'OPTIONS' });
+		expect(bare.headers.get('allow')).toBe('GET');
+	});
+
 	test('a WordPress error is thrown as its body', async () => {
 		await expect(apiFetch({ path: '/wp/v2/posts/999999' })).rejects.toMatchObject({ code: 'rest_post_invalid_id', data: { status: 404 } });
 		await expect(apiFetch({ path: '/wp/v2/posts', method: 'POST', data: { status: 'bogus' } })).rejects.toMatchObject({

@@ -148,7 +148,7 @@ describe.each(STYLES)('%s URLs', (style) => {
 
 	describe('OPTIONS and Allow', () => {
 		test('OPTIONS answers the route: namespace, methods, endpoints with args, self link, Allow', async () => {
-			const res = await call(style, 'OPTIONS', '/cms/v2/posts');
+			const res = await call(style, 'OPTIONS', '/cms/v2/posts', { headers: admin() });
 			expect(res.status).toBe(200);
 			expect(res.headers.get('allow')).toBe('GET, POST');
 			expect(res.body).toMatchObject({
@@ -168,7 +168,7 @@ describe.each(STYLES)('%s URLs', (style) => {
 
 		test('OPTIONS on an item; on no route, 404', async () => {
 			const post = await newPost();
-			const res = await call(style, 'OPTIONS', `/cms/v2/posts/${post.id}`);
+			const res = await call(style, 'OPTIONS', `/cms/v2/posts/${post.id}`, { headers: admin() });
 			expect(res.status).toBe(200);
 			expect(res.body.methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 			expect(res.headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE');
@@ -186,11 +186,32 @@ describe.each(STYLES)('%s URLs', (style) => {
 		});
 
 		test('every answer carries Allow: the methods of the matched route, errors too', async () => {
-			expect((await call(style, 'GET', '/cms/v2/posts')).headers.get('allow')).toBe('GET, POST');
-			const missing = await call(style, 'GET', '/cms/v2/posts/999999');
-			expect(missing.status).toBe(404);
-			expect(missing.headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE');
+			expect((await call(style, 'GET', '/cms/v2/posts', { headers: admin() })).headers.get('allow')).toBe('GET, POST');
 			expect((await call(style, 'GET', '/engine/v2/get-meta-boxes', { headers: admin() })).headers.get('allow')).toBe('GET');
+			const post = await newPost();
+			const refused = await call(style, 'DELETE', `/cms/v2/posts/${post.id}`);
+			expect(refused.status).toBe(401);
+			expect(refused.headers.get('allow')).toBe('GET');
+		});
+
+		test('Allow leaves out what the caller may not do, as WordPress drops a method whose permission check fails', async () => {
+			const allow = async (route: string, headers: Record<string, string>) => (await call(style, 'OPTIONS', route, { headers })).headers.get('allow');
+			// Creating: anonymous and subscribers may only read; contributors may write drafts.
+			expect(await allow('/cms/v2/posts', u.anonymous.headers)).toBe('GET');
+			expect(await allow('/wp/v2/posts', u.subscriber.headers)).toBe('GET');
+			expect(await allow('/cms/v2/posts', u.contributor.headers)).toBe('GET, POST');
+			// An item: its author may change their draft; another author may not touch an admin's published post.
+			const draft = await cms.create('/posts', u.author, { title: 'Mine' });
+			expect(await allow(`/cms/v2/posts/${draft.id}`, u.author.headers)).toBe('GET, POST, PUT, PATCH, DELETE');
+			expect(await allow(`/cms/v2/posts/${draft.id}`, u.author2.headers)).toBe('');
+			const published = await newPost();
+			expect(await allow(`/wp/v2/posts/${published.id}`, u.author.headers)).toBe('GET');
+			expect(await allow(`/wp/v2/posts/${published.id}`, u.editor.headers)).toBe('GET, POST, PUT, PATCH, DELETE');
+			// Authors have no page rights; a missing item allows nothing.
+			expect(await allow('/cms/v2/pages', u.author.headers)).toBe('GET');
+			expect(await allow('/cms/v2/posts/999999', admin())).toBe('');
+			// Routes without a declared check list every method.
+			expect(await allow('/engine/v2/delete-meta-box/1', u.anonymous.headers)).toBe('DELETE');
 		});
 	});
 
@@ -244,7 +265,7 @@ describe.each(STYLES)('%s URLs', (style) => {
 			expect(list.body.body).toEqual([{ id: expect.any(Number) }]);
 			const missing = await call(style, 'GET', '/cms/v2/posts/999999?_envelope');
 			expect(missing.status).toBe(200);
-			expect(missing.body).toEqual({ status: 404, body: { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }, headers: { Allow: 'GET, POST, PUT, PATCH, DELETE' } });
+			expect(missing.body).toEqual({ status: 404, body: { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }, headers: { Allow: '' } });
 		});
 
 		test('on the extension route; the gateway keeps its own envelope', async () => {

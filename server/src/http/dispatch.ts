@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Services } from '../services';
+import type { UserRow } from '../store/types';
 import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
 import { ApiError, badRequest, fieldName, invalidParams, safeParse, validationMessage } from './errors';
@@ -130,12 +131,33 @@ const noRoute = (request: FastifyRequest) => {
 };
 
 /**
- * The `Allow` header of a route's answers (`rest_send_allow_header`): the methods of its path, in the
- * table's order. WordPress leaves out a method whose permission check fails for the caller; routes here
- * check permissions inside their handlers, so every method of the path is listed.
+ * The `Allow` header of an answer (`rest_send_allow_header`): the methods of the matched path, in the
+ * table's order, less those whose `allowed` check says no for this caller (WordPress drops the methods
+ * whose `permission_callback` fails). `group` is the path's routes.
  */
-export function allowOf(routes: Route[], route: Route): string {
-	return [...new Set(routes.filter((r) => r.path === route.path).map((r) => r.method))].join(', ');
+export function allowFor(group: Route[], services: Services, request: FastifyRequest, params: Record<string, string>): string {
+	const methods: string[] = [];
+	let caller: { siteUser: UserRow | null } | undefined;
+	for (const r of group) {
+		if (methods.includes(r.method)) continue;
+		if (r.allowed) {
+			try {
+				caller ??= { siteUser: authenticate('site', request, services).siteUser ?? null };
+				if (!r.allowed({ services, siteUser: caller.siteUser, params, request })) continue;
+			} catch {
+				continue;
+			}
+		}
+		methods.push(r.method);
+	}
+	return methods.join(', ');
+}
+
+/** The routes of each path, in the table's order, for `allowFor`. */
+export function routesByPath(routes: Route[]): Map<string, Route[]> {
+	const byPath = new Map<string, Route[]>();
+	for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+	return byPath;
 }
 
 /**
@@ -178,14 +200,16 @@ async function getInProcess(routes: Route[], services: Services, outer: FastifyR
  * REST server shapes it (`rest-server.ts`) for the site's namespaces, or in the gateway's envelope.
  */
 export function registerRoutes(app: FastifyInstance, routes: Route[], services: Services) {
+	const byPath = routesByPath(routes);
 	for (const route of routes) {
 		const gateway = usesEnvelope(route.path);
-		const allow = allowOf(routes, route);
+		const group = byPath.get(route.path) ?? [route];
 		const options: RouteOptions = {
 			method: route.method,
 			url: fastifyPath(route),
 			handler: async (request, reply) => {
-				reply.header('Allow', allow);
+				matchParams(route, request);
+				reply.header('Allow', allowFor(group, services, request, request.params as Record<string, string>));
 				const data = await callRoute(route, services, request, reply, gateway);
 				if (data === reply) return reply;
 				if (gateway) return { success: true, data: data ?? null };

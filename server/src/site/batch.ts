@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Route } from '../http/route';
 import { route } from '../http/route';
 import { ApiError } from '../http/errors';
-import { allowOf, callRoute, parse, REST_PREFIX } from '../http/dispatch';
+import { allowFor, callRoute, parse, REST_PREFIX, routesByPath } from '../http/dispatch';
 import { InProcessReply, matchRoute, splitPath } from '../http/in-process';
 import type { Services } from '../services';
 import { expandEngineRoutes } from './content/engine-types';
@@ -116,6 +116,7 @@ export function batchRoutes(routes: () => Route[]): Route[] {
 				// The engine's post types and taxonomies by their own routes: an unknown REST base is no route, as in WordPress.
 				const table = expandEngineRoutes(routes(), services.store);
 				const checks = body.requests.map((item) => prepare(table, item));
+				const byPath = routesByPath(table);
 				reply.code(207);
 				if (body.validation === 'require-all-validate' && checks.some((check) => check instanceof ApiError)) {
 					// Nothing runs: the invalid requests get their error, the others null.
@@ -125,7 +126,7 @@ export function batchRoutes(routes: () => Route[]): Route[] {
 				// One after the other, in order: a later request may read what an earlier one wrote.
 				for (const [i, item] of body.requests.entries()) {
 					const check = checks[i];
-					responses.push(check instanceof ApiError ? errorEnvelope(check) : await run(services, request, item, check, allowOf(table, check.route)));
+					responses.push(check instanceof ApiError ? errorEnvelope(check) : await run(services, request, item, check, allowFor(byPath.get(check.route.path) ?? [], services, request, check.params)));
 				}
 				return { responses };
 			},
