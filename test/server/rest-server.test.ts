@@ -210,6 +210,12 @@ describe.each(STYLES)('%s URLs', (style) => {
 			// Authors have no page rights; a missing item allows nothing.
 			expect(await allow('/cms/v2/pages', u.author.headers)).toBe('GET');
 			expect(await allow('/cms/v2/posts/999999', admin())).toBe('');
+			// Media: uploading needs upload_files; terms: categories are the editors', tags anyone's who may write.
+			expect(await allow('/cms/v2/media', u.contributor.headers)).toBe('GET');
+			expect(await allow('/wp/v2/media', u.author.headers)).toBe('GET, POST');
+			expect(await allow('/cms/v2/categories', u.author.headers)).toBe('GET');
+			expect(await allow('/cms/v2/categories', u.editor.headers)).toBe('GET, POST');
+			expect(await allow('/cms/v2/tags', u.contributor.headers)).toBe('GET, POST');
 			// Routes without a declared check list every method.
 			expect(await allow('/engine/v2/delete-meta-box/1', u.anonymous.headers)).toBe('DELETE');
 		});
