@@ -1,7 +1,7 @@
 import type { App } from '../../server/src/app';
 import { type CmsClient, type SiteUsers, startSite } from '../helpers/content';
 import { PNG } from '../helpers/files';
-import { readReply, type Reply } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, basicAuth, readReply, type Reply, startServer } from '../helpers/server';
 
 /**
  * What WordPress's REST server does for every route, done once in the dispatch: method override, form
@@ -403,4 +403,27 @@ test('batch: sub-answers name their headers as WordPress does; an unknown route 
 	expect(unknown).toEqual({ status: 404, headers: {}, body: noRoute });
 	// A segment the route's handler refuses (posts take numeric ids) is no route too.
 	expect({ status: badId.status, code: badId.body.code }).toEqual({ status: 404, code: 'rest_no_route' });
+});
+
+test('form bodies keep the body limit (413) and a broken multipart body is a 400, in WordPress form', async () => {
+	const small = await startServer({ bodyLimit: 4096 });
+	try {
+		const headers = { authorization: basicAuth('admin', ADMIN_APP_PASSWORD) };
+		const big = await readReply(
+			await fetch(`${small.url}/wp-json/wp/v2/posts`, { method: 'POST', headers, body: new URLSearchParams({ title: 'x', content: 'y'.repeat(5000) }) }),
+		);
+		expect({ status: big.status, code: big.body.code }).toEqual({ status: 413, code: 'rest_body_too_large' });
+		const form = new FormData();
+		form.append('content', 'z'.repeat(5000));
+		const bigForm = await readReply(await fetch(`${small.url}/wp-json/wp/v2/posts`, { method: 'POST', headers, body: form }));
+		expect(bigForm.status).toBe(413);
+		const broken = await readReply(
+			await fetch(`${small.url}/wp-json/wp/v2/posts`, { method: 'POST', headers: { ...headers, 'content-type': 'multipart/form-data; boundary=xyz' }, body: '--xyz\r\nno headers end' }),
+		);
+		expect(broken.status).toBe(400);
+		expect(broken.body).toMatchObject({ code: 'rest_upload_invalid_multipart', data: { status: 400 } });
+		expect(small.services.store.db.prepare('SELECT count(*) AS n FROM content').get()).toEqual({ n: 0 });
+	} finally {
+		await small.close();
+	}
 });

@@ -1,5 +1,4 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ZodType } from 'zod';
@@ -156,7 +155,11 @@ export function allowFor(group: Route[], services: Services, request: FastifyReq
 /** The routes of each path, in the table's order, for `allowFor`. */
 export function routesByPath(routes: Route[]): Map<string, Route[]> {
 	const byPath = new Map<string, Route[]>();
-	for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+	for (const r of routes) {
+		const group = byPath.get(r.path);
+		if (group) group.push(r);
+		else byPath.set(r.path, [r]);
+	}
 	return byPath;
 }
 
@@ -169,7 +172,6 @@ export function rewriteRequest(req: IncomingMessage): string {
 	if (url.startsWith(`${REST_PREFIX}/`)) overrideMethod(req, url);
 	return url;
 }
-
 
 /**
  * A GET of this site's REST API answered in process, as `outer`'s caller (same credentials), without
