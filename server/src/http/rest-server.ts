@@ -122,16 +122,16 @@ async function embedLinks(data: unknown, rels: true | string[], site: Site): Pro
 	};
 	const one = async (item: unknown) => {
 		if (!isObject(item) || !isObject(item._links)) return item;
-		const embedded: Json = {};
+		const found: Json = {};
 		for (const [rel, links] of Object.entries(item._links)) {
 			if ((rels !== true && !rels.includes(rel)) || !Array.isArray(links)) continue;
 			const embeds = [];
 			for (const link of links) {
 				embeds.push(isObject(link) && link.embeddable && typeof link.href === 'string' ? await fetchLink(link.href) : []);
 			}
-			if (embeds.some(hasContent)) embedded[rel] = embeds;
+			if (embeds.some(hasContent)) found[rel] = embeds;
 		}
-		return Object.keys(embedded).length ? { ...item, _embedded: embedded } : item;
+		return Object.keys(found).length ? { ...item, _embedded: found } : item;
 	};
 	if (!Array.isArray(data)) return one(data);
 	const out = [];
@@ -175,8 +175,9 @@ export function envelope(body: unknown, status: number, reply: FastifyReply) {
 	return { body, status, headers };
 }
 
-/** `x-wp-total` -> `X-WP-Total`: the names as WordPress writes them (its own `WP`, every word capitalized). */
-export const headerCase = (name: string) => name.replace(/[^-]+/g, (word) => (/^wp$/i.test(word) ? 'WP' : word[0].toUpperCase() + word.slice(1).toLowerCase()));
+/** `x-wp-total` -> `X-WP-Total`: the names as WordPress writes them (every word capitalized, `WP` and `ID` in capitals). */
+export const headerCase = (name: string) =>
+	name.replace(/[^-]+/g, (word) => (/^(wp|id)$/i.test(word) ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1).toLowerCase()));
 
 /** Whether the query asks for an `_envelope` (present with any value, as WordPress's `isset`). */
 export const wantsEnvelope = (query: unknown) => isObject(query) && query._envelope !== undefined;
