@@ -1,7 +1,7 @@
 import type { App } from '../../server/src/app';
 import { type CmsClient, type SiteUsers, startSite } from '../helpers/content';
 import { PNG } from '../helpers/files';
-import { ADMIN_APP_PASSWORD, basicAuth, readReply, type Reply, startServer } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, readReply, type Reply, startServer } from '../helpers/server';
 
 /**
  * What WordPress's REST server does for every route, done once in the dispatch: method override, form
@@ -100,6 +100,16 @@ describe.each(STYLES)('%s URLs', (style) => {
 			const res = await call(style, 'POST', `/engine/v2/delete-meta-box/${id}`, { headers: { ...admin(), 'X-HTTP-Method-Override': 'DELETE' } });
 			expect(res.status).toBe(200);
 			expect(await metaBox(id)).toBeNull();
+		});
+
+		test('on the gateway: a device deleted through the header, its answer still the envelope', async () => {
+			const name = `override-${style}`;
+			const key = { authorization: `Bearer ${ADMIN_KEY}` };
+			expect((await call(style, 'POST', '/wdm/v1/devices', { headers: key, json: { name } })).status).toBe(201);
+			const res = await call(style, 'POST', `/wdm/v1/devices/${name}`, { headers: { ...key, 'X-HTTP-Method-Override': 'DELETE' } });
+			expect(res.status).toBe(200);
+			expect(res.body.success).toBe(true);
+			expect(server.services.store.devices.byName(name)).toBeUndefined();
 		});
 	});
 
