@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
-import { clientErrors, frameworkErrors, installErrorHandling, registerRoutes, rewriteRestRoute } from './http/dispatch';
+import { clientErrors, frameworkErrors, installErrorHandling, registerRoutes, rewriteRequest } from './http/dispatch';
+import { serveOptions } from './http/options';
+import { apiRootLink } from './http/rest-server';
 import { serveFiles } from './media/serve';
 import { serveOpenApi } from './http/openapi';
 import { serveObservability } from './observability';
@@ -26,13 +28,14 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 		logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
 		bodyLimit: config.bodyLimit,
 		routerOptions: { ignoreTrailingSlash: true },
-		rewriteUrl: (req) => rewriteRestRoute(req.url ?? '/'),
+		rewriteUrl: rewriteRequest,
 		frameworkErrors: frameworkErrors(config.bodyLimit),
 		clientErrorHandler: clientErrors,
 	});
 	const services = new Services(config, app.log, options);
 	installErrorHandling(app, config.bodyLimit);
 	registerRoutes(app, routes, services);
+	serveOptions(app, routes, services);
 	serveFiles(app, services);
 	serveOpenApi(app, routes);
 	serveObservability(app, services);
@@ -49,6 +52,8 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	});
 	app.addHook('onSend', (request, reply, payload, done) => {
 		if (closing) reply.header('connection', 'close');
+		// WordPress sends where its REST API is on every REST answer (discovery by `Link`).
+		if (request.url.startsWith('/wp-json/')) apiRootLink(reply, services.baseUrl);
 		done(null, payload);
 	});
 	return { app, services };

@@ -119,6 +119,15 @@ export function expectWpError(res: { status: number; body: any }, status: number
 	expect({ status: res.status, body: res.body }).toEqual({ status, body: { code, message, data: { status } } });
 }
 
+/**
+ * The `Link` header without the API root's link every REST answer starts with (rest-server.test.ts
+ * checks that one): the route's own links (pagination, alternate), or null.
+ */
+export function routeLinks(headers: Headers): string | null {
+	const links = (headers.get('link') ?? '').split(', ').filter((link) => link && !link.endsWith('rel="https://api.w.org/"'));
+	return links.length ? links.join(', ') : null;
+}
+
 /** Polls until `check` returns a truthy value (or throws after `ms`). */
 export async function eventually<T>(check: () => T | Promise<T>, ms = 5000, every = 20): Promise<NonNullable<T>> {
 	const until = Date.now() + ms;

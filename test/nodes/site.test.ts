@@ -104,7 +104,7 @@ describe.each([
 			[{ method: 'DELETE', path: '/cms/v2/posts/999999?force=true' }, 404],
 		]);
 		const post = run.items[0].json.body as { id: number };
-		expect((run.items[0].json.headers as Record<string, string>).location).toBe(`${server.url}/wp-json/cms/v2/posts/${post.id}`);
+		expect((run.items[0].json.headers as Record<string, string>).Location).toBe(`${server.url}/wp-json/cms/v2/posts/${post.id}`);
 		expect((await cms.get(`/posts/${post.id}`, users.admin)).body.title.rendered).toBe(`Hello ${addressing}`);
 		expect((run.items[2].json.body as { code: string }).code).toBe('rest_post_invalid_id');
 	});

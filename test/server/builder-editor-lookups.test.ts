@@ -68,7 +68,11 @@ describe('/post', () => {
 		expect(tax.body).toEqual({
 			code: 'rest_invalid_param',
 			message: 'Invalid parameter(s): tax_query',
-			data: { status: 400, params: { tax_query: "tax_query[0].taxonomy must be one of the site's taxonomies: category, post_tag" } },
+			data: {
+				status: 400,
+				params: { tax_query: "tax_query[0].taxonomy must be one of the site's taxonomies: category, post_tag" },
+				details: { tax_query: expect.objectContaining({ message: "tax_query[0].taxonomy must be one of the site's taxonomies: category, post_tag" }) },
+			},
 		});
 		const noTax = await api.get(`/post${qs({ 'tax_query[0][terms]': '1' })}`, as(u.author));
 		expect(noTax.body.data.params.tax_query).toBe('tax_query[0].taxonomy is required');

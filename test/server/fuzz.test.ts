@@ -195,7 +195,16 @@ interface Case {
 	params: Record<string, unknown>;
 	query: unknown;
 	body: unknown;
+	/** How a body is sent: JSON, or a form (the site's routes read forms as WordPress reads `$_POST`). */
+	encoding: 'json' | 'urlencoded' | 'multipart';
+	/** The REST server's own parameters, added to the query. */
+	extras: string[];
+	/** A POST sent with `X-HTTP-Method-Override`, which runs another route of the path (or none). */
+	override: string | undefined;
 }
+
+/** What the REST server reads on every route: `_fields`, `_embed`, `_envelope`, `_method`. */
+const EXTRAS = ['_fields=id,title.rendered,_links', '_fields[]=data', '_embed', '_embed=wp:term,up', '_envelope', '_method=DELETE', '_fields=a.b.c.d'];
 
 function cases(route: Route): fc.Arbitrary<Case> {
 	const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -208,6 +217,9 @@ function cases(route: Route): fc.Arbitrary<Case> {
 		params: fc.record(Object.fromEntries(names.map((name) => [name, param(name)]))),
 		query: route.query ? valueOf(route.query) : fc.constant(undefined),
 		body: route.rawBody ? fc.uint8Array({ maxLength: 64 }) : route.body ? valueOf(route.body) : fc.option(hostile, { nil: undefined }),
+		encoding: fc.constantFrom<Case['encoding']>('json', 'json', 'urlencoded', 'multipart'),
+		extras: fc.subarray(EXTRAS, { maxLength: 2 }),
+		override: route.method === 'POST' ? fc.option(fc.constantFrom('DELETE', 'PUT', 'GET', 'OPTIONS', 'BOGUS'), { nil: undefined, freq: 4 }) : fc.constant(undefined),
 	});
 }
 
@@ -217,14 +229,22 @@ function request(route: Route, c: Case): { url: string; init: RequestInit } {
 		const value = c.params[name];
 		return encode(value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
 	});
-	const query = queryString(c.query);
+	const query = [queryString(c.query), ...c.extras].filter(Boolean).join('&');
 	const url = c.plain ? `/index.php?rest_route=${encode(path)}${query ? `&${query}` : ''}` : `/wp-json${path}${query ? `?${query}` : ''}`;
 	const headers: Record<string, string> = authHeaders(route, c.credential);
-	let body: string | Uint8Array | undefined;
+	if (c.override) headers['x-http-method-override'] = c.override;
+	let body: string | Uint8Array | FormData | undefined;
 	if (c.body instanceof Uint8Array) {
 		body = c.body;
 		headers['content-type'] = 'image/png';
 		headers['content-disposition'] = 'attachment; filename="fuzz.png"';
+	} else if (c.body !== undefined && route.method !== 'GET' && c.encoding === 'urlencoded') {
+		body = queryString(c.body);
+		headers['content-type'] = 'application/x-www-form-urlencoded';
+	} else if (c.body !== undefined && route.method !== 'GET' && c.encoding === 'multipart') {
+		const form = new FormData();
+		for (const [name, value] of new URLSearchParams(queryString(c.body))) form.append(name, value);
+		body = form;
 	} else if (c.body !== undefined && route.method !== 'GET') {
 		body = JSON.stringify(c.body);
 		headers['content-type'] = 'application/json';

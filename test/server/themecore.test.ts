@@ -171,7 +171,7 @@ describe('conditions', () => {
 		const template = await createTemplate({});
 		const res = await call('update-template-conditions', u.admin, { template_id: template.id, conditions: [condition] });
 		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): conditions', data: { status: 400, params: { conditions: expect.stringContaining(sentence) } } });
+		expect(res.body).toEqual({ code: 'rest_invalid_param', message: 'Invalid parameter(s): conditions', data: { status: 400, params: { conditions: expect.stringContaining(sentence) }, details: { conditions: expect.objectContaining({ message: expect.stringContaining(sentence) }) } } });
 		expect((await ok('get-template-conditions', { template_id: template.id })).data.conditions).toEqual([]);
 	});
 
@@ -369,7 +369,11 @@ describe('site data', () => {
 		expect(bad.body).toEqual({
 			code: 'rest_invalid_param',
 			message: 'Invalid parameter(s): post_type',
-			data: { status: 400, params: { post_type: 'post_type must be a post type of the site: post, page, attachment' } },
+			data: {
+				status: 400,
+				params: { post_type: 'post_type must be a post type of the site: post, page, attachment' },
+				details: { post_type: expect.objectContaining({ message: 'post_type must be a post type of the site: post, page, attachment' }) },
+			},
 		});
 		expect((await call('get-posts', u.admin, { values: ['x'] })).body.data.params.values).toBe('values[0] must be an integer');
 		await expectRoles('get-posts', {}, [u.subscriber]);

@@ -1,13 +1,17 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Services } from '../services';
+import type { UserRow } from '../store/types';
 import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
 import { ApiError, badRequest, fieldName, invalidParams, safeParse, validationMessage } from './errors';
 import { authenticate } from './auth';
 import { checkJsonBody } from './json';
+import { multipartFields, urlencodedFields } from './forms';
+import { envelope, overrideMethod, shapeAnswer, wantsEnvelope } from './rest-server';
+import { InProcessReply, matchRoute, splitPath } from './in-process';
 
 /** Every REST route is served under this prefix; `index.php?rest_route=` is rewritten onto it. */
 export const REST_PREFIX = '/wp-json';
@@ -28,7 +32,9 @@ export const usesEnvelope = (path: string) => GATEWAY_NAMESPACES.has(namespaceOf
  * Maps the plain-permalink form onto the pretty one, as the host site does:
  * `/index.php?rest_route=/wdm/v1/devices&x=1` -> `/wp-json/wdm/v1/devices?x=1`.
  */
-export function rewriteRestRoute(url: string): string {
+export function rewriteRestRoute(raw: string): string {
+	// A site URL written with a trailing slash gives `//wp-json/...`: hosts read it as one slash.
+	const url = raw.replace(/^\/{2,}/, '/');
 	const q = url.indexOf('?');
 	const path = q < 0 ? url : url.slice(0, q);
 	if (path === REST_PREFIX) return `${REST_PREFIX}/${q < 0 ? '' : url.slice(q)}`;
@@ -82,12 +88,7 @@ export function parse(schema: ZodType | undefined, input: unknown, where: string
  * what the handler returns (without the envelope). `POST /batch/v1` runs its requests through it too.
  */
 export async function callRoute(route: Route, services: Services, request: FastifyRequest, reply: FastifyReply, gateway = usesEnvelope(route.path)) {
-	const wildcard = wildcardParam(route);
-	if (wildcard) {
-		const { '*': rest, ...params } = request.params as Record<string, string>;
-		if (rest !== undefined) request.params = { ...params, [wildcard]: rest };
-	}
-	checkPatterns(route, request);
+	matchParams(route, request);
 	const { user, device, siteUser = null } = authenticate(route.auth, request, services);
 	const ctx = {
 		params: parse(route.params, request.params, 'path', gateway),
@@ -103,7 +104,19 @@ export async function callRoute(route: Route, services: Services, request: Fasti
 	return route.handler(ctx);
 }
 
-/** A path segment outside its route's pattern: WordPress matches no route at all. */
+/**
+ * The path parameters by the route's names (the router's wildcard is the parameter that takes the rest
+ * of the path); a segment outside its pattern is no route at all, as in WordPress.
+ */
+export function matchParams(route: Route, request: FastifyRequest) {
+	const wildcard = wildcardParam(route);
+	if (wildcard) {
+		const { '*': rest, ...params } = request.params as Record<string, string>;
+		if (rest !== undefined) request.params = { ...params, [wildcard]: rest };
+	}
+	checkPatterns(route, request);
+}
+
 function checkPatterns(route: Route, request: FastifyRequest) {
 	const params = request.params as Record<string, string>;
 	for (const [name, pattern] of Object.entries(route.patterns ?? {})) {
@@ -116,17 +129,93 @@ const noRoute = (request: FastifyRequest) => {
 	return new ApiError(404, `no route matches ${request.method} ${path}`, 'rest_no_route');
 };
 
-/** Registers each route of the table on the Fastify instance: auth, validation, envelope. */
+/**
+ * The `Allow` header of an answer (`rest_send_allow_header`): the methods of the matched path, in the
+ * table's order, less those whose `allowed` check says no for this caller (WordPress drops the methods
+ * whose `permission_callback` fails). `group` is the path's routes.
+ */
+export function allowFor(group: Route[], services: Services, request: FastifyRequest, params: Record<string, string>): string {
+	const methods: string[] = [];
+	let caller: { siteUser: UserRow | null } | undefined;
+	for (const r of group) {
+		if (methods.includes(r.method)) continue;
+		if (r.allowed) {
+			try {
+				caller ??= { siteUser: authenticate('site', request, services).siteUser ?? null };
+				if (!r.allowed({ services, siteUser: caller.siteUser, params, request })) continue;
+			} catch {
+				continue;
+			}
+		}
+		methods.push(r.method);
+	}
+	return methods.join(', ');
+}
+
+/** The routes of each path, in the table's order, for `allowFor`. */
+export function routesByPath(routes: Route[]): Map<string, Route[]> {
+	const byPath = new Map<string, Route[]>();
+	for (const r of routes) {
+		const group = byPath.get(r.path);
+		if (group) group.push(r);
+		else byPath.set(r.path, [r]);
+	}
+	return byPath;
+}
+
+/**
+ * The raw request as the router will see it: the plain-permalink form rewritten onto `/wp-json`, and a
+ * REST POST turned into the method it names (`X-HTTP-Method-Override`, `?_method=`).
+ */
+export function rewriteRequest(req: IncomingMessage): string {
+	const url = rewriteRestRoute(req.url ?? '/');
+	if (url.startsWith(`${REST_PREFIX}/`)) overrideMethod(req, url);
+	return url;
+}
+
+/**
+ * A GET of this site's REST API answered in process, as `outer`'s caller (same credentials), without
+ * HTTP: the route's answer, or its error as the error object WordPress embeds. Undefined when the URL
+ * is not one of this site's REST routes.
+ */
+async function getInProcess(routes: Route[], services: Services, outer: FastifyRequest, url: string): Promise<unknown> {
+	const rewritten = rewriteRestRoute(url);
+	if (!rewritten.startsWith(`${REST_PREFIX}/`)) return undefined;
+	const { path, query } = splitPath(rewritten.slice(REST_PREFIX.length));
+	const match = matchRoute(routes, 'GET', path);
+	if (!match) return errorBody(rewritten, new ApiError(404, 'No route was found matching the URL and request method.', 'rest_no_route'));
+	const headers: Record<string, string> = outer.headers.authorization ? { authorization: outer.headers.authorization } : {};
+	const request = { method: 'GET', url: rewritten, headers, params: match.params, query, body: undefined, log: outer.log };
+	const reply = new InProcessReply();
+	try {
+		const data = await callRoute(match.route, services, request as unknown as FastifyRequest, reply as unknown as FastifyReply);
+		return data === reply ? reply.payload : data;
+	} catch (error) {
+		if (error instanceof ApiError) return errorBody(rewritten, error);
+		outer.log.error({ err: error }, 'request failed');
+		return errorBody(rewritten, new ApiError(500, 'internal server error', 'internal_error'));
+	}
+}
+
+/**
+ * Registers each route of the table on the Fastify instance: auth, validation, then the answer as the
+ * REST server shapes it (`rest-server.ts`) for the site's namespaces, or in the gateway's envelope.
+ */
 export function registerRoutes(app: FastifyInstance, routes: Route[], services: Services) {
+	const byPath = routesByPath(routes);
 	for (const route of routes) {
 		const gateway = usesEnvelope(route.path);
+		const group = byPath.get(route.path) ?? [route];
 		const options: RouteOptions = {
 			method: route.method,
 			url: fastifyPath(route),
 			handler: async (request, reply) => {
+				matchParams(route, request);
+				reply.header('Allow', allowFor(group, services, request, request.params as Record<string, string>));
 				const data = await callRoute(route, services, request, reply, gateway);
 				if (data === reply) return reply;
-				return gateway ? { success: true, data: data ?? null } : data;
+				if (gateway) return { success: true, data: data ?? null };
+				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) });
 			},
 		};
 		if (route.rawBody) app.register(async (scope) => rawBodies(scope).route(options));
@@ -157,13 +246,16 @@ function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: nu
 }
 
 /** The error body of the namespace `url` (as rewritten) is in: the gateway envelope or WordPress's. */
-function errorBody(url: string, error: ApiError) {
+export function errorBody(url: string, error: ApiError) {
 	if (isGatewayUrl(url)) return { success: false, message: error.message };
 	return { code: error.code, message: error.message, data: { status: error.status, ...error.data } };
 }
 
+/** An error answer; a site route's in an `_envelope` when asked (a 200 that carries the status). */
 function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
-	return reply.code(error.status).send(errorBody(request.url, error));
+	const body = errorBody(request.url, error);
+	if (!isGatewayUrl(request.url) && wantsEnvelope(request.query)) return reply.send(envelope(body, error.status, reply));
+	return reply.code(error.status).send(body);
 }
 
 /**
@@ -218,6 +310,25 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 			}
 			done(new ApiError(400, 'body must not contain "__proto__" or "constructor.prototype" keys', 'rest_invalid_json'));
 		});
+	});
+
+	// Form bodies, as WordPress reads `$_POST` (and `$_FILES`): on the site's routes only, the gateway takes JSON.
+	const formsRefused = (request: FastifyRequest) =>
+		isGatewayUrl(request.url) ? new ApiError(415, `Content-Type ${request.headers['content-type']} is not supported; send application/json`, 'rest_invalid_media_type') : undefined;
+	app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+		const refused = formsRefused(request);
+		if (refused) return done(refused);
+		done(null, urlencodedFields(body as string));
+	});
+	app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
+		const refused = formsRefused(request);
+		if (refused) return done(refused);
+		try {
+			// Files matter to the media upload only, which reads its body itself (a `rawBody` route).
+			done(null, multipartFields(body as Buffer, String(request.headers['content-type'])).fields);
+		} catch (error) {
+			done(error as Error);
+		}
 	});
 
 	app.setErrorHandler((error: FastifyError, request, reply) => {

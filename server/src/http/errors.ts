@@ -2,15 +2,38 @@ import type { ZodError, ZodType } from 'zod';
 
 /** An error a route wants the client to see, with its HTTP status. */
 export class ApiError extends Error {
+	public readonly data: Record<string, unknown>;
+
 	constructor(
 		public readonly status: number,
 		message: string,
 		/** WordPress-style error code, used by the site routes (`rest_invalid_param`, ...). */
 		public readonly code = 'wdm_error',
-		public readonly data: Record<string, unknown> = {},
+		data: Record<string, unknown> = {},
 	) {
 		super(message);
+		this.data = code === 'rest_invalid_param' ? withDetails(data) : data;
 	}
+}
+
+/** One parameter's error as WordPress 6.x details it in `data.details`: its own code, message and data. */
+export interface ParamDetail {
+	code: string;
+	message: string;
+	data: Record<string, unknown> | null;
+}
+
+/**
+ * `rest_invalid_param` carries, beside `data.params` (one sentence per parameter), `data.details`: each
+ * parameter's error as an error object, as `WP_REST_Request::has_valid_params` gives them since 5.7.
+ * Where the thrower gave no details, each sentence is a `rest_invalid_param` of its own.
+ */
+function withDetails(data: Record<string, unknown>): Record<string, unknown> {
+	const params = data.params;
+	if (data.details !== undefined || !params || typeof params !== 'object' || Array.isArray(params)) return data;
+	const details: Record<string, ParamDetail> = {};
+	for (const [name, message] of Object.entries(params)) details[name] = { code: 'rest_invalid_param', message: String(message), data: null };
+	return { ...data, details };
 }
 
 export const badRequest = (message: string, code = 'rest_invalid_param', data = {}) =>
@@ -174,6 +197,32 @@ export function invalidParams(error: ZodError, input: unknown, where: string): A
 	];
 	if (missing.length) return badRequest(`Missing parameter(s): ${missing.join(', ')}`, 'rest_missing_callback_param', { params: missing });
 	const params: Record<string, string> = {};
-	for (const issue of issues) params[param(issue.path)] ??= sentence(issue, input, (path) => fieldName(path, where));
-	return badRequest(`Invalid parameter(s): ${Object.keys(params).join(', ')}`, 'rest_invalid_param', { params });
+	const details: Record<string, ParamDetail> = {};
+	for (const issue of issues) {
+		const name = param(issue.path);
+		if (params[name] !== undefined) continue;
+		params[name] = sentence(issue, input, (path) => fieldName(path, where));
+		details[name] = { code: wpCode(issue, valueAt(input, issue.path)), message: params[name], data: issue.code === 'invalid_type' ? { param: fieldName(issue.path, where) } : null };
+	}
+	return badRequest(`Invalid parameter(s): ${Object.keys(params).join(', ')}`, 'rest_invalid_param', { params, details });
+}
+
+/** The code `rest_validate_value_from_schema` gives the same problem. */
+function wpCode(issue: ZodError['issues'][number], value: unknown): string {
+	switch (issue.code) {
+		case 'invalid_type':
+			return 'rest_invalid_type';
+		case 'invalid_value':
+			return 'rest_not_in_enum';
+		case 'too_small':
+			return issue.origin === 'string' ? 'rest_too_short' : issue.origin === 'array' ? 'rest_too_few_items' : 'rest_out_of_bounds';
+		case 'too_big':
+			return issue.origin === 'string' ? 'rest_too_long' : issue.origin === 'array' ? 'rest_too_many_items' : 'rest_out_of_bounds';
+		case 'invalid_format':
+			return issue.format === 'regex' ? 'rest_invalid_pattern' : typeof value === 'string' && /date|time/.test(issue.format) ? 'rest_invalid_date' : 'rest_invalid_param';
+		case 'unrecognized_keys':
+			return 'rest_additional_properties_forbidden';
+		default:
+			return 'rest_invalid_param';
+	}
 }

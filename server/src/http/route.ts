@@ -31,6 +31,14 @@ export interface RouteContext<P, Q, B> {
 	reply: FastifyReply;
 }
 
+/** What an `allowed` check sees: the caller (signed in as the site's scheme) and the path's parameters. */
+export interface AllowContext {
+	services: Services;
+	siteUser: UserRow | null;
+	params: Record<string, string>;
+	request: FastifyRequest;
+}
+
 type Infer<S> = S extends ZodType ? z.output<S> : undefined;
 
 export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | undefined, B extends ZodType | undefined> {
@@ -58,6 +66,12 @@ export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | und
 	 * as a Buffer (undefined for no body). Other routes take JSON only.
 	 */
 	rawBody?: boolean;
+	/**
+	 * Whether the caller may use this route, as WordPress's `permission_callback` tells before the
+	 * handler runs; it only decides whether the `Allow` header lists the method (the handler still
+	 * checks, and refuses with its own error). Without it the method is always listed. A throw is a no.
+	 */
+	allowed?: (ctx: AllowContext) => boolean;
 	/** Returns the `data` of the envelope; a route that answers by itself returns the reply. */
 	handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => unknown;
 }

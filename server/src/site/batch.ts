@@ -3,8 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Route } from '../http/route';
 import { route } from '../http/route';
 import { ApiError } from '../http/errors';
-import { callRoute, parse, REST_PREFIX } from '../http/dispatch';
+import { allowFor, callRoute, parse, REST_PREFIX, routesByPath } from '../http/dispatch';
+import { InProcessReply, matchRoute, splitPath } from '../http/in-process';
 import type { Services } from '../services';
+import { expandEngineRoutes } from './content/engine-types';
 
 /** WordPress's default (`rest_get_max_batch_size`). */
 export const MAX_BATCH_REQUESTS = 25;
@@ -35,49 +37,6 @@ const errorEnvelope = (error: ApiError): Envelope => ({
 	status: error.status,
 	headers: {},
 });
-
-/** Splits `/cms/v2/posts?status=draft` the way the server reads a URL (repeated keys become arrays). */
-function splitPath(path: string): { path: string; query: Record<string, string | string[]> } {
-	const q = path.indexOf('?');
-	const bare = (q < 0 ? path : path.slice(0, q)).split('#')[0];
-	const query: Record<string, string | string[]> = Object.create(null);
-	for (const [key, value] of new URLSearchParams(q < 0 ? '' : path.slice(q + 1).split('#')[0])) {
-		const seen = query[key];
-		query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-	}
-	// The router ignores a trailing slash.
-	return { path: bare.length > 1 ? bare.replace(/\/+$/, '') : bare, query };
-}
-
-/**
- * The route of the table a request would reach, with its path parameters; static segments win over
- * parameters, as in the router. Undefined when none matches.
- */
-export function matchRoute(routes: Route[], method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
-	const segments = path.split('/');
-	let best: { route: Route; params: Record<string, string>; rank: string } | undefined;
-	for (const candidate of routes) {
-		if (candidate.method !== method) continue;
-		const pattern = candidate.path.split('/');
-		if (pattern.length !== segments.length) continue;
-		const params: Record<string, string> = {};
-		let rank = '';
-		const fits = pattern.every((part, i) => {
-			const name = part.match(/^\{(\w+)\}$/)?.[1];
-			rank += name ? '1' : '0';
-			if (!name) return part === segments[i];
-			if (segments[i] === '') return false;
-			try {
-				params[name] = decodeURIComponent(segments[i]);
-			} catch {
-				return false;
-			}
-			return true;
-		});
-		if (fits && (!best || rank < best.rank)) best = { route: candidate, params, rank };
-	}
-	return best && { route: best.route, params: best.params };
-}
 
 /** A request of the batch as it will run: its route, path parameters and query. */
 interface Prepared {
@@ -114,35 +73,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_HEADER_VALUE = /[\r\n\0]/;
 
 /**
- * The reply a route answers on when the server runs it in process (a request of the batch, an MCP
- * tool): the status, headers and body the route sets on it.
- */
-export class InProcessReply {
-	statusCode = 200;
-	headers: Record<string, string> = {};
-	payload: unknown;
-
-	code(status: number) {
-		this.statusCode = status;
-		return this;
-	}
-
-	header(name: string, value: unknown) {
-		this.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-		return this;
-	}
-
-	send(payload: unknown) {
-		this.payload = payload;
-		return this;
-	}
-}
-
-/**
  * Runs one request of the batch in process, the way the server runs a request on its own: as the
  * batch's caller (same `Authorization`), through the route's auth, validation and handler.
  */
-async function run(services: Services, batch: FastifyRequest, item: BatchRequest, { route, params, query }: Prepared): Promise<Envelope> {
+async function run(services: Services, batch: FastifyRequest, item: BatchRequest, { route, params, query }: Prepared, allow: string): Promise<Envelope> {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(item.headers ?? {})) {
 		if (RESERVED_HEADERS.has(name.toLowerCase())) continue;
@@ -156,11 +90,13 @@ async function run(services: Services, batch: FastifyRequest, item: BatchRequest
 	if (item.body !== undefined) headers['content-type'] = 'application/json';
 	const request = { method: item.method, url: REST_PREFIX + item.path.split('#')[0], headers, params, query, body: item.body, log: batch.log };
 	const reply = new InProcessReply();
+	// As each answer of the REST server (`rest_send_allow_header` runs on every dispatch).
+	reply.header('Allow', allow);
 	try {
 		const data = await callRoute(route, services, request as unknown as FastifyRequest, reply as unknown as FastifyReply, false);
 		return { body: (data === reply ? reply.payload : data) ?? null, status: reply.statusCode, headers: reply.headers };
 	} catch (error) {
-		if (error instanceof ApiError) return errorEnvelope(error);
+		if (error instanceof ApiError) return { ...errorEnvelope(error), headers: { Allow: allow } };
 		// As the server answers a crash: logged, and a 500 that says nothing more.
 		batch.log.error({ err: error }, 'request failed');
 		return errorEnvelope(new ApiError(500, 'internal server error', 'internal_error'));
@@ -177,7 +113,10 @@ export function batchRoutes(routes: () => Route[]): Route[] {
 			summary: 'Run up to 25 requests to batch-capable routes in one call; answers 207 with one response per request',
 			body: batchBody,
 			handler: async ({ services, body, request, reply }) => {
-				const checks = body.requests.map((item) => prepare(routes(), item));
+				// The engine's post types and taxonomies by their own routes: an unknown REST base is no route, as in WordPress.
+				const table = expandEngineRoutes(routes(), services.store);
+				const checks = body.requests.map((item) => prepare(table, item));
+				const byPath = routesByPath(table);
 				reply.code(207);
 				if (body.validation === 'require-all-validate' && checks.some((check) => check instanceof ApiError)) {
 					// Nothing runs: the invalid requests get their error, the others null.
@@ -187,7 +126,7 @@ export function batchRoutes(routes: () => Route[]): Route[] {
 				// One after the other, in order: a later request may read what an earlier one wrote.
 				for (const [i, item] of body.requests.entries()) {
 					const check = checks[i];
-					responses.push(check instanceof ApiError ? errorEnvelope(check) : await run(services, request, item, check));
+					responses.push(check instanceof ApiError ? errorEnvelope(check) : await run(services, request, item, check, allowFor(byPath.get(check.route.path) ?? [], services, request, check.params)));
 				}
 				return { responses };
 			},

@@ -52,19 +52,21 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 interface RouteEntry {
 	namespace: string;
 	methods: string[];
-	endpoints: { methods: string[]; args: object }[];
+	endpoints: { methods: string[]; allow_batch?: { v1: true }; args: object }[];
 	_links?: { self: { href: string }[] };
 }
 
 /** Groups the table by route pattern, each with its methods and their arguments (one namespace, or all). */
 export function routesMap(routes: Route[], baseUrl: string, namespace?: string) {
 	const map: Record<string, RouteEntry> = {};
+	const batchPaths = new Set(routes.filter((r) => r.batch).map((r) => r.path));
 	for (const r of routes) {
 		const ns = namespaceOf(r.path);
 		if (namespace !== undefined && ns !== namespace) continue;
 		const entry = (map[wpPattern(r.path, r.patterns)] ??= { namespace: ns, methods: [], endpoints: [] });
 		entry.methods.push(r.method);
-		entry.endpoints.push({ methods: [r.method], args: args(r) });
+		// As WordPress shows a route that `POST /batch/v1` may run (`allow_batch` is the route's, on each of its endpoints).
+		entry.endpoints.push({ methods: [r.method], ...(batchPaths.has(r.path) ? { allow_batch: { v1: true as const } } : {}), args: args(r) });
 		// As WordPress does: a route without path parameters links to itself.
 		if (!r.path.includes('{')) entry._links = { self: [{ href: `${baseUrl}${REST_PREFIX}${r.path}` }] };
 	}

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { badRequest, builtInIssues, invalidParams } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Method, type Route, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, route } from '../../http/route';
 import { fileUrl } from '../../gateway/views';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
-import { canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
+import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
 import { imageSize } from './image-size';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
@@ -244,12 +244,19 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 const idParams = z.object({ id: z.string() });
 const BASE = `/cms/v2/${MEDIA.base}`;
 
+/** For the `Allow` header: what the caller may do to the media item (WordPress's permission callbacks). */
+const onItem =
+	(may: (services: Services, user: UserRow | null, row: ContentRow) => boolean) =>
+	({ services, siteUser, params, request }: AllowContext) =>
+		may(services, siteUser, getItem(services, MEDIA, pathId(request, params.id)));
+
 const update = (method: Method) =>
 	route({
 		method,
 		path: `${BASE}/{id}`,
 		auth: 'site',
 		summary: 'Update a media item: title, caption, description, alt text, attached post, status and the other writable fields',
+		allowed: onItem((_, user, row) => canEdit(user, MEDIA, row)),
 		params: idParams,
 		body: mediaBody,
 		handler: ({ services, siteUser: user, params, body, request }) => {
@@ -303,6 +310,7 @@ export const mediaRoutes: Route[] = [
 		summary:
 			'Upload a file (201, Location): the raw body with its Content-Type and Content-Disposition: attachment; filename=..., ' +
 			'or multipart/form-data with the file in `file`; the other fields in the query string or the form',
+		allowed: ({ siteUser }) => can(siteUser, 'upload_files'),
 		query: uploadFields,
 		handler: ({ services, siteUser: user, request, reply }) => {
 			const { fields, file } = readUpload(request);
@@ -344,6 +352,7 @@ export const mediaRoutes: Route[] = [
 		path: `${BASE}/{id}`,
 		auth: 'site',
 		summary: 'Get a media item with its file URL (source_url) and details',
+		allowed: onItem(canReadMedia),
 		params: idParams,
 		query: phpQuery({ context: contextParam }),
 		handler: ({ services, siteUser: user, params, query, request, reply }) => {
@@ -366,6 +375,7 @@ export const mediaRoutes: Route[] = [
 		path: `${BASE}/{id}`,
 		auth: 'site',
 		summary: 'Delete a media item and its file (force=true is required: media has no trash)',
+		allowed: onItem((_, user, row) => canDelete(user, MEDIA, row)),
 		params: idParams,
 		query: phpQuery({ force: wpBool.default(false) }),
 		// WordPress reads parameters from the body too.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ApiError } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Method, type Route, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, route } from '../../http/route';
 import { hashSecret, sameDigest } from '../../security';
-import { canRead, checkItemContext, checkListContext, denied } from './capabilities';
+import { canCreate, canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, pagingHeaders, pathId, runCollection } from './query';
 import type { PostType } from './types';
@@ -24,6 +24,9 @@ export function postTypeRoutes(def: PostType): Route[] {
 	const body = itemBody(def);
 	const noun = def.type;
 
+	/** For the `Allow` header: what the caller may do to the item, as WordPress's permission callbacks (`read_post`, `edit_post`, `delete_post`). */
+	const onItem = (may: typeof canEdit) => ({ services, siteUser, params, request }: AllowContext) => may(siteUser, def, getItem(services, def, pathId(request, params.id)));
+
 	const update = (method: Method) =>
 		route({
 			method,
@@ -31,6 +34,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Update a ${noun}; a change of title, content or excerpt keeps a revision`,
+			allowed: onItem(canEdit),
 			params: idParams,
 			body,
 			handler: ({ services, siteUser, params, body, request }) => {
@@ -72,6 +76,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Create a ${noun} (201, Location); a draft unless a status is given`,
+			allowed: ({ siteUser }) => canCreate(siteUser, def),
 			body,
 			handler: ({ services, siteUser, body, request, reply }) => {
 				const env = contentEnv(services, siteUser, def);
@@ -88,6 +93,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Get a ${noun}; \`password\` opens protected content`,
+			allowed: onItem(canRead),
 			params: idParams,
 			query: phpQuery({ context: contextParam, excerpt_length: wpInt(1).optional(), password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {
@@ -117,6 +123,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			summary: def.trash
 				? `Move a ${noun} to the trash, or with force=true delete it for good with its revisions`
 				: `Delete a ${noun} (force=true is required: it has no trash)`,
+			allowed: onItem(canDelete),
 			params: idParams,
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			// WordPress reads parameters from the body too.

@@ -3,7 +3,7 @@ import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
 import { type Method, type Route, route } from '../../http/route';
 import type { Services } from '../../services';
-import type { TermRow } from '../../store/types';
+import type { TermRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canManageTerms, canRead, denied } from './capabilities';
 import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
@@ -126,6 +126,8 @@ const ORDER_SQL: Record<string, string> = {
  */
 export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 	const path = `/cms/v2/${tax.base}`;
+	// WordPress: categories are managed by editors; a tag may be made by anyone who can tag posts.
+	const mayCreate = (user: UserRow | null) => (tax.hierarchical ? canManageTerms(user) : can(user, objectDef.caps.edit_posts));
 
 	const update = (method: Method) =>
 		route({
@@ -264,6 +266,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Create a ${tax.noun} (201, Location)`,
+			allowed: ({ siteUser }) => mayCreate(siteUser),
 			body: z.object({
 				name: z.string().max(200),
 				description: z.string().optional(),
@@ -272,8 +275,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 				meta: z.record(z.string(), z.unknown()).optional(),
 			}),
 			handler: ({ services, siteUser: user, body, request, reply }) => {
-				// WordPress: categories are managed by editors; a tag may be made by anyone who can tag posts.
-				if (!(tax.hierarchical ? canManageTerms(user) : can(user, objectDef.caps.edit_posts))) {
+				if (!mayCreate(user)) {
 					throw denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
 				}
 				const raw = request.body as { parent?: unknown } | undefined;

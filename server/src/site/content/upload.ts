@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import mime from 'mime-types';
 import { ApiError, badRequest } from '../../http/errors';
 import { detectMime } from '../../media/load';
+import { dispositionParams, multipartFields } from '../../http/forms';
 
 /**
  * Reading a media upload as WordPress's attachments controller takes it: either a raw body (the file's
@@ -25,37 +26,6 @@ const noData = () => badRequest('No data supplied.', 'rest_upload_no_data');
 function header(request: FastifyRequest, name: string): string | undefined {
 	const value = request.headers[name];
 	return Array.isArray(value) ? value[0] : value;
-}
-
-/** `filename*=UTF-8''na%C3%AFve.txt` (RFC 5987) decoded; undefined when it is not that form. */
-function extendedValue(value: string): string | undefined {
-	const m = value.match(/^([\w!#$%&+^`{}~-]+)'[\w-]*'(.*)$/);
-	if (!m || !/^utf-8$/i.test(m[1])) return undefined;
-	try {
-		return decodeURIComponent(m[2]);
-	} catch {
-		return undefined;
-	}
-}
-
-/** A quoted-string's content with its `\"` escapes undone, or the token as written. */
-const unquote = (value: string) => (value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value);
-
-/**
- * The parameters of a `Content-Disposition` value (`form-data; name="file"; filename="a.png"`), keys
- * in lower case; `filename*` (RFC 5987) wins over `filename`. Semicolons inside quotes are kept.
- */
-export function dispositionParams(value: string): Record<string, string> {
-	const params: Record<string, string> = {};
-	const parts = value.match(/(?:[^;"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
-	for (const part of parts.slice(1)) {
-		const eq = part.indexOf('=');
-		if (eq < 0) continue;
-		params[part.slice(0, eq).trim().toLowerCase()] = unquote(part.slice(eq + 1).trim());
-	}
-	const extended = params['filename*'] !== undefined ? extendedValue(params['filename*']) : undefined;
-	if (extended) params.filename = extended;
-	return params;
 }
 
 /**
@@ -103,68 +73,19 @@ function upload(data: Buffer, name: string, declared: string | undefined): Uploa
 	return { data, fileName: withExtension(clean, mimeType), originalName: name, mimeType };
 }
 
-interface FormPart {
-	name: string;
-	filename?: string;
-	type?: string;
-	data: Buffer;
-}
-
-/** The parts of a buffered `multipart/form-data` body; a body that is not one is a 400. */
-export function multipartParts(body: Buffer, contentType: string): FormPart[] {
-	const boundary = contentType.match(/boundary=(?:"([^"]+)"|([^;\s]+))/i);
-	const invalid = (why: string) => badRequest(`The multipart/form-data body is invalid: ${why}.`, 'rest_upload_invalid_multipart');
-	if (!boundary) throw invalid('the Content-Type has no boundary');
-	const dash = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
-	const delimiter = Buffer.concat([Buffer.from('\r\n'), dash]);
-	const parts: FormPart[] = [];
-	let at = body.indexOf(dash);
-	if (at < 0) throw invalid('the boundary does not occur in the body');
-	for (;;) {
-		at += dash.length;
-		// `--` after a delimiter ends the body.
-		if (body[at] === 0x2d && body[at + 1] === 0x2d) return parts;
-		const headStart = body.indexOf('\r\n', at);
-		const headEnd = body.indexOf('\r\n\r\n', at);
-		if (headStart < 0 || headEnd < 0) throw invalid('a part has no end of headers');
-		const next = body.indexOf(delimiter, headEnd + 4);
-		if (next < 0) throw invalid('the closing boundary is missing');
-		const headers: Record<string, string> = {};
-		for (const line of body.subarray(headStart + 2, headEnd).toString('utf8').split('\r\n')) {
-			const colon = line.indexOf(':');
-			if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-		}
-		const disposition = dispositionParams(headers['content-disposition'] ?? '');
-		if (disposition.name === undefined) throw invalid('a part has no Content-Disposition name');
-		parts.push({ name: disposition.name, filename: disposition.filename, type: headers['content-type'], data: body.subarray(headEnd + 4, next) });
-		at = next + 2;
-	}
-}
-
 /**
  * The form fields of a `POST /cms/v2/media` (multipart only: a raw body carries its fields in the
  * query string) and its file. The file is read when asked for, so that the caller checks fields and
  * permissions first; a missing or empty file throws WordPress's errors then.
  */
-export function readUpload(request: FastifyRequest): { fields: Record<string, string | string[]>; file: () => Upload } {
+export function readUpload(request: FastifyRequest): { fields: Record<string, unknown>; file: () => Upload } {
 	const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 	const contentType = header(request, 'content-type');
 	if (contentType && /^multipart\/form-data\b/i.test(contentType)) {
-		// No prototype: a part named `__proto__` is just a field (and is dropped by the query reader).
-		const fields: Record<string, string | string[]> = Object.create(null);
-		let file: FormPart | undefined;
-		for (const part of multipartParts(body, contentType)) {
-			if (part.filename !== undefined) {
-				if (part.name === 'file') file ??= part;
-				continue;
-			}
-			// Kept as a query string is (`a[]`, `meta[footnotes]` are read by `bracketQuery`); a repeated name is a list.
-			const value = part.data.toString('utf8');
-			const seen = fields[part.name];
-			fields[part.name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-		}
+		const { fields, files } = multipartFields(body, contentType);
+		const file = files.find((part) => part.name === 'file');
 		return {
-			fields,
+			fields: fields as Record<string, unknown>,
 			file: () => {
 				if (!file || file.data.length === 0) throw noData();
 				checkMd5(request, file.data);

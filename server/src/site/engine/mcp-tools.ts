@@ -5,7 +5,7 @@ import { callRoute, REST_PREFIX } from '../../http/dispatch';
 import type { Method, Route } from '../../http/route';
 import type { Services } from '../../services';
 import { sitePostTypes } from '../registry';
-import { InProcessReply } from '../batch';
+import { InProcessReply } from '../../http/in-process';
 
 /**
  * The engine's MCP tools. Each tool IS a route of the route table: its input schema is the route's
