@@ -1,6 +1,6 @@
 import type { App } from '../../server/src/app';
 import { cmsClient, type CmsClient, type SiteUser, type SiteUsers, siteUser, startSite } from '../helpers/content';
-import { expectWpError } from '../helpers/server';
+import { expectWpError, routeLinks } from '../helpers/server';
 
 /** `cms/v2/comments` over real HTTP: create, read, list, moderate, delete; rights per role, contexts, errors, state. */
 
@@ -225,7 +225,7 @@ describe('list', () => {
 		const page = await list(site.u.anonymous, { per_page: 3, page: 2 });
 		expect(names(page.body)).toEqual(['a']);
 		expect(page.headers.get('x-wp-totalpages')).toBe('2');
-		expect(page.headers.get('link')).toBe(`<${site.server.url}/wp-json/cms/v2/comments?per_page=3&page=1>; rel="prev"`);
+		expect(routeLinks(page.headers)).toBe(`<${site.server.url}/wp-json/cms/v2/comments?per_page=3&page=1>; rel="prev"`);
 		expect((await list(site.u.anonymous, { per_page: 3 })).headers.get('link')).toContain('rel="next"');
 		expectWpError(await list(site.u.anonymous, { page: 9 }), 400, 'rest_comment_invalid_page_number', 'The page number requested is larger than the number of pages available.');
 		expect(names((await list(site.u.anonymous, { offset: 1, per_page: 2 })).body)).toEqual(['c', 'b']);

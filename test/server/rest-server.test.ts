@@ -306,12 +306,12 @@ describe.each(STYLES)('%s URLs', (style) => {
 			mediaId = res.body.id;
 		});
 
-		test('all embeddable links: featured media and terms, in the embed context, keyed by relation', async () => {
+		test('all embeddable links: author, featured media and terms, in the embed context, keyed by relation', async () => {
 			const post = await newPost({ featured_media: mediaId, tags: [] });
 			const res = await call(style, 'GET', `/wp/v2/posts/${post.id}?_embed`, { headers: admin() });
 			expect(res.status).toBe(200);
 			const embedded = res.body._embedded;
-			expect(Object.keys(embedded).sort()).toEqual(['wp:featuredmedia', 'wp:term']);
+			expect(Object.keys(embedded).sort()).toEqual(['author', 'wp:featuredmedia', 'wp:term']);
 			expect(embedded['wp:featuredmedia']).toEqual([expect.objectContaining({ id: mediaId, source_url: expect.any(String) })]);
 			// The embed context: no edit or view-only fields.
 			expect(embedded['wp:featuredmedia'][0]).not.toHaveProperty('description');
