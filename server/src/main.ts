@@ -14,6 +14,8 @@ Usage:
                                       create a user (site role, default editor) and print its API key
                                       and site application password (works while a server runs)
   wdm-server users password NAME      issue another site application password for a user
+  wdm-server users key NAME           issue a new gateway API key for a user (the old one stops working;
+                                      a user created through the site's users route has none until then)
 
   --config FILE
       a JSON file of settings, keyed by the flags' names: {"port": 8081, "pair-delay-ms": 500}
@@ -93,6 +95,15 @@ function newAppPassword(name: string | undefined, config: Config) {
 	console.log(['A new application password, shown only now:', ...lines].join('\n'));
 }
 
+function newApiKey(name: string | undefined, config: Config) {
+	const apiKey = withStore(config, (store) => {
+		const user = name ? store.users.byName(name) : undefined;
+		if (!user) throw new Error(`users key NAME: no user "${name ?? ''}"`);
+		return store.users.newApiKey(user.id);
+	});
+	console.log(['A new API key, shown only now (the previous one no longer works):', `  API key (gateway, Bearer):       ${apiKey}`].join('\n'));
+}
+
 /** A setting whose default is a boolean is a switch: `--allow-private-fetch` alone means true. */
 const isSwitch = (key: string) => typeof (configSchema.shape as Record<string, { _zod: { def: { defaultValue?: unknown } } }>)[key]._zod.def.defaultValue === 'boolean';
 
@@ -111,6 +122,7 @@ async function main(argv: string[]) {
 	const config = loadConfig(settings as Record<string, string>, process.env, configPath === undefined ? undefined : readConfigFile(configPath));
 	if (positionals[0] === 'users' && positionals[1] === 'create') return createUser(positionals[2], role, config);
 	if (positionals[0] === 'users' && positionals[1] === 'password') return newAppPassword(positionals[2], config);
+	if (positionals[0] === 'users' && positionals[1] === 'key') return newApiKey(positionals[2], config);
 	if (positionals.length) throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
 	await serve(config);
 }

@@ -330,4 +330,23 @@ export const migrations: string[] = [
 	CREATE INDEX contacts_device_name ON contacts(device_id, name COLLATE NOCASE, jid);
 	CREATE INDEX content_scheduled ON content(date_gmt) WHERE status = 'future';
 	`,
+	// Site users as WordPress's users (issue 25): the profile fields of the users controller, a login
+	// password (scrypt; never accepted for Basic, as WordPress's REST API takes application passwords only),
+	// and what WordPress keeps of each application password (app_id, the last IP that used it).
+	`
+	ALTER TABLE users ADD COLUMN slug TEXT;
+	ALTER TABLE users ADD COLUMN first_name TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN last_name TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN nickname TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN url TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN description TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN locale TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN password_hash TEXT;
+	UPDATE users SET slug = lower(name), nickname = name;
+	CREATE UNIQUE INDEX users_slug ON users(slug);
+	CREATE INDEX users_email ON users(email COLLATE NOCASE);
+	ALTER TABLE app_passwords ADD COLUMN app_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE app_passwords ADD COLUMN last_ip TEXT;
+	CREATE INDEX content_author ON content(author, type, status);
+	`,
 ];
