@@ -413,6 +413,9 @@ describe('wp/v2 and the posts author', () => {
 
 	test('posts filter by author and author_exclude; an unknown author is refused', async () => {
 		const a = await cms.create('/posts', u.author, { title: 'By Arthur', status: 'publish' });
+		// The post links its author (embeddable), as WordPress's posts do.
+		expect(a._links.author).toEqual([{ embeddable: true, href: `${server.url}/wp-json/cms/v2/users/${u.author.id}` }]);
+		expect((await fetch(a._links.author[0].href)).status).toBe(200);
 		const b = await cms.create('/posts', u.author2, { title: 'By Ada', status: 'publish' });
 		expect(ids((await cms.get('/posts', u.anonymous, { author: u.author.id })).body)).toEqual([a.id]);
 		expect(ids((await cms.get('/posts', u.anonymous, { author: [u.author.id, u.author2.id] })).body).sort()).toEqual([a.id, b.id].sort());

@@ -155,6 +155,7 @@ function links(env: ViewEnv, row: ContentRow) {
 		self: [{ href: self }],
 		collection: [{ href: collectionUrl(services, def) }],
 	};
+	if (row.author) out.author = [{ embeddable: true, href: `${rest}/users/${row.author}` }];
 	if (def.revisions) {
 		const revisions = services.store.content.revisions(row.id);
 		out['version-history'] = [{ count: revisions.length, href: `${self}/revisions` }];
