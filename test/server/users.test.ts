@@ -141,6 +141,7 @@ describe('reading users', () => {
 		expect(await names({ include: [u.subscriber.id, u.admin.id], orderby: 'include' })).toEqual(['sam', 'admin']);
 		expect(await names({ exclude: [u.admin.id], per_page: 2 })).toEqual(['ada', 'arthur']);
 		expect(await names({ slug: ['sam', 'edna'], orderby: 'include_slugs' })).toEqual(['sam', 'edna']);
+		expect(await names({ slug: ['sam', "o'hara", 'edna'], orderby: 'include_slugs', order: 'desc' })).toEqual(['edna', 'sam']);
 		expect(await names({ orderby: 'id', order: 'desc', per_page: 1 })).toEqual(['pablo']);
 		expect(await names({ has_published_posts: true })).toEqual(['pablo']);
 		expect(await names({ has_published_posts: 'page' })).toEqual([]);
@@ -215,6 +216,8 @@ describe('writing users', () => {
 		expect(mine.body).toMatchObject({ id: sub.id, name: 'Subby S.', description: 'About me' });
 		expect((await cms.patch(`/users/${sub.id}`, sub, { first_name: 'Sub' })).body.first_name).toBe('Sub');
 		expect((await cms.put(`/users/${sub.id}`, u.admin, { last_name: 'By' })).body.last_name).toBe('By');
+		// An emptied name is the login again.
+		expect((await cms.post('/users/me', sub, { name: '' })).body.name).toBe('subby');
 		expectWpError(await cms.post(`/users/${u.author.id}`, sub, { name: 'X' }), 403, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this user.');
 		expectWpError(await cms.post(`/users/${sub.id}`, u.editor, { name: 'X' }), 403, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this user.');
 		expectWpError(await cms.post('/users/me', u.anonymous, { name: 'X' }), 404, 'rest_user_invalid_id', 'Invalid user ID.');

@@ -127,10 +127,11 @@ export class UsersRepo {
 	}
 
 	/** A page of users matching `where` (over `users u`), in `order`, with the total. */
-	find(where: Sql, order: string, limit: number, offset: number): { rows: UserRow[]; total: number } {
+	find(where: Sql, order: Sql, limit: number, offset: number): { rows: UserRow[]; total: number } {
 		// Their text varies with the filters: compiled each time, outside the store's statement cache.
-		const rows = uncached(this.db, `SELECT u.* FROM users u WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+		const rows = uncached(this.db, `SELECT u.* FROM users u WHERE ${where.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`).all(
 			...where.params,
+			...order.params,
 			limit,
 			offset,
 		) as UserRow[];

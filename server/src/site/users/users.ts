@@ -4,6 +4,7 @@ import { phpQuery } from '../../http/query';
 import { type Method, type Route, route } from '../../http/route';
 import { randomSecret } from '../../security';
 import type { Services } from '../../services';
+import type { Sql } from '../../store/content';
 import type { UserProfile } from '../../store/users';
 import { loginSlug } from '../../store/users';
 import type { SiteRole, UserRow } from '../../store/types';
@@ -204,12 +205,15 @@ function usersWhere(caller: UserRow | null, query: CollectionQuery): Where {
 	return where;
 }
 
-function usersOrder(query: CollectionQuery): string {
+function usersOrder(query: CollectionQuery): Sql {
 	const dir = query.order === 'desc' ? 'DESC' : 'ASC';
-	const byList = (column: string, values: unknown[]) =>
-		`(SELECT key FROM json_each('${JSON.stringify(values).replace(/'/g, "''")}') WHERE value = ${column}) ${dir}`;
-	if (query.orderby === 'include' && query.include.length) return `${byList('u.id', query.include)}, u.id ${dir}`;
-	if (query.orderby === 'include_slugs' && query.slug?.length) return `${byList('u.slug', query.slug)}, u.id ${dir}`;
+	// `include` and `include_slugs`: the order of the given list.
+	const byList = (column: string, values: unknown[]) => ({
+		sql: `(SELECT key FROM json_each(?) WHERE value = ${column}) ${dir}, u.id ${dir}`,
+		params: [JSON.stringify(values)],
+	});
+	if (query.orderby === 'include' && query.include.length) return byList('u.id', query.include);
+	if (query.orderby === 'include_slugs' && query.slug?.length) return byList('u.slug', query.slug);
 	const column = {
 		id: 'u.id',
 		include: 'u.id',
@@ -220,7 +224,7 @@ function usersOrder(query: CollectionQuery): string {
 		email: 'u.email COLLATE NOCASE',
 		url: 'u.url',
 	}[query.orderby];
-	return `${column} ${dir}, u.id ${dir}`;
+	return { sql: `${column} ${dir}, u.id ${dir}`, params: [] };
 }
 
 // ---- writes ----
@@ -257,7 +261,10 @@ function updateUser(services: Services, caller: UserRow | null, target: UserRow,
 	if (slug && slug !== target.slug && users.bySlug(slug)) throw new ApiError(400, 'Invalid slug.', 'rest_user_invalid_slug');
 	const role = roleOf(caller, target.id, body.roles);
 	checkPassword(body.password);
-	return users.update(target.id, { ...profileOf(body), slug: slug || undefined, role });
+	const profile = profileOf(body);
+	// An emptied display name is the login again (WordPress's `wp_insert_user` on update).
+	if (profile.display_name === '') profile.display_name = target.name;
+	return users.update(target.id, { ...profile, slug: slug || undefined, role });
 }
 
 function deleteUser(services: Services, caller: UserRow | null, target: UserRow, force: boolean, reassignValue: unknown) {
