@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import type { App } from '../../server/src/app';
+import { migrations } from '../../server/src/store/schema';
 import { cmsClient, startSite, type CmsClient, siteUser, type SiteUser, type SiteUsers } from '../helpers/content';
 import { basicAuth, expectWpError } from '../helpers/server';
 
@@ -431,4 +433,21 @@ describe('wp/v2 and the posts author', () => {
 		expect(ids((await cms.get('/users', u.anonymous, { per_page: 100 })).body)).not.toContain(u.author.id);
 		expect(ids((await cms.get('/users', u.anonymous, { per_page: 100 })).body)).toContain(u.author2.id);
 	});
+});
+
+test('a store written before the users routes gets slugs and nicknames when upgraded, also for logins that differ in case only', () => {
+	const mine = migrations.findIndex((sql) => sql.includes('ADD COLUMN password_hash'));
+	expect(mine).toBeGreaterThan(0);
+	const db = new Database(':memory:');
+	for (const sql of migrations.slice(0, mine)) db.exec(sql);
+	const insert = db.prepare("INSERT INTO users (id, name, api_key_hash, created_at) VALUES (?, ?, ?, 0)");
+	['Bob', 'bob', 'a.b', 'a-b'].forEach((name, i) => insert.run(i + 1, name, `h${i}`));
+	db.exec(migrations[mine]);
+	expect(db.prepare('SELECT name, slug, nickname FROM users ORDER BY id').all()).toEqual([
+		{ name: 'Bob', slug: 'bob', nickname: 'Bob' },
+		{ name: 'bob', slug: 'bob-2', nickname: 'bob' },
+		{ name: 'a.b', slug: 'a-b', nickname: 'a.b' },
+		{ name: 'a-b', slug: 'a-b-4', nickname: 'a-b' },
+	]);
+	db.close();
 });

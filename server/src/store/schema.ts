@@ -330,7 +330,9 @@ export const migrations: string[] = [
 	CREATE INDEX contacts_device_name ON contacts(device_id, name COLLATE NOCASE, jid);
 	CREATE INDEX content_scheduled ON content(date_gmt) WHERE status = 'future';
 	`,
-	// Site users as WordPress's users (issue 25): the profile fields of the users controller, a login
+	// Site users as WordPress's users (issue 25): the profile fields of the users controller (slugs are
+	// kept unique by the users repository, not by an index: logins that differ only in case, "Bob" and
+	// "bob", get "bob" and "bob-<id>" here, and no old store can fail this migration), a login
 	// password (scrypt; never accepted for Basic, as WordPress's REST API takes application passwords only),
 	// and what WordPress keeps of each application password (app_id, the last IP that used it).
 	`
@@ -342,8 +344,9 @@ export const migrations: string[] = [
 	ALTER TABLE users ADD COLUMN description TEXT NOT NULL DEFAULT '';
 	ALTER TABLE users ADD COLUMN locale TEXT NOT NULL DEFAULT '';
 	ALTER TABLE users ADD COLUMN password_hash TEXT;
-	UPDATE users SET slug = lower(name), nickname = name;
-	CREATE UNIQUE INDEX users_slug ON users(slug);
+	UPDATE users SET slug = replace(lower(name), '.', '-'), nickname = name;
+	UPDATE users SET slug = slug || '-' || id WHERE EXISTS (SELECT 1 FROM users o WHERE o.slug = users.slug AND o.id < users.id);
+	CREATE INDEX users_slug ON users(slug);
 	CREATE INDEX users_email ON users(email COLLATE NOCASE);
 	ALTER TABLE app_passwords ADD COLUMN app_id TEXT NOT NULL DEFAULT '';
 	ALTER TABLE app_passwords ADD COLUMN last_ip TEXT;

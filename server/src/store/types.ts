@@ -10,7 +10,7 @@ export interface UserRow {
 	role: SiteRole;
 	display_name: string | null;
 	email: string | null;
-	/** WordPress's `user_nicename`, unique. */
+	/** WordPress's `user_nicename`, unique (the users repository makes it so). */
 	slug: string;
 	first_name: string;
 	last_name: string;
