@@ -19,8 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** Each namespace in another addressing style, so that both styles are run too. */
 const harness = (namespace: string, user = { name: 'admin', password: u.admin.password }) =>
-	harnessFor({ wdmSiteApi: { ...siteCredential(server.url, 'wpJson', user), namespace } });
+	harnessFor({ wdmSiteApi: { ...siteCredential(server.url, namespace === 'cms/v2' ? 'restRoute' : 'wpJson', user), namespace } });
 const user = (namespace: string, parameters: NodeParameters, as?: { name: string; password: string }) => runNode(harness(namespace, as), 'CUSTOM.wdmUser', parameters);
 const fromList = (value: string | number) => ({ __rl: true, mode: 'list', value: String(value) });
 const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });

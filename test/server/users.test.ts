@@ -158,6 +158,52 @@ describe('reading users', () => {
 	});
 });
 
+describe('every role', () => {
+	const ROLES = ['admin', 'editor', 'author', 'contributor', 'subscriber', 'anonymous'] as const;
+	/** The status each role gets: administrators may, signed-in others are 403, the anonymous caller 401. */
+	const onlyAdmin = (who: (typeof ROLES)[number], ok: number) => (who === 'admin' ? ok : who === 'anonymous' ? 401 : 403);
+
+	test('what each role may do with another user (one without published posts) and with itself', async () => {
+		for (const who of ROLES) {
+			const target = siteUser(server, `target-${who}`, 'author');
+			const as = u[who];
+			const statuses = {
+				list: (await cms.get('/users', as)).status,
+				listEdit: (await cms.get('/users', as, { context: 'edit' })).status,
+				get: (await cms.get(`/users/${target.id}`, as)).status,
+				create: (await cms.post('/users', as, { username: `made-by-${who}`, email: `made-by-${who}@example.com`, password: 'x y z' })).status,
+				update: (await cms.post(`/users/${target.id}`, as, { description: `by ${who}` })).status,
+				passwords: (await cms.get(`/users/${target.id}/application-passwords`, as)).status,
+				newPassword: (await cms.post(`/users/${target.id}/application-passwords`, as, { name: `by ${who}` })).status,
+				me: (await cms.get('/users/me', as)).status,
+				myPasswords: (await cms.get('/users/me/application-passwords', as)).status,
+				delete: (await cms.delete(`/users/${target.id}`, as, { force: true, reassign: u.admin.id })).status,
+			};
+			expect({ who, ...statuses }).toEqual({
+				who,
+				list: 200,
+				listEdit: onlyAdmin(who, 200),
+				get: onlyAdmin(who, 200),
+				create: onlyAdmin(who, 201),
+				update: onlyAdmin(who, 200),
+				passwords: onlyAdmin(who, 200),
+				newPassword: onlyAdmin(who, 201),
+				me: who === 'anonymous' ? 401 : 200,
+				myPasswords: who === 'anonymous' ? 401 : 200,
+				delete: onlyAdmin(who, 200),
+			});
+			// What was refused left nothing behind.
+			expect(!!server.services.store.users.byName(`made-by-${who}`)).toBe(who === 'admin');
+			expect(!!server.services.store.users.byId(target.id)).toBe(who !== 'admin');
+		}
+		// Every signed-in role edits itself (and makes itself application passwords).
+		for (const who of ['editor', 'author', 'contributor', 'subscriber'] as const) {
+			expect((await cms.post('/users/me', u[who], { description: `I am ${who}` })).body.description).toBe(`I am ${who}`);
+			expect((await cms.post(`/users/${u[who].id}/application-passwords`, u[who], { name: `own ${who}` })).status).toBe(201);
+		}
+	});
+});
+
 describe('writing users', () => {
 	const body = (name: string, extra: Record<string, unknown> = {}) => ({ username: name, email: `${name}@example.com`, password: `${name} secret`, ...extra });
 
