@@ -168,6 +168,11 @@ function commentItem(row: IDataObject): INodeListSearchItems {
 
 const numericId = { regex: '\\s*\\d+\\s*', message: 'must be a number (the ID), e.g. 12' };
 
+/** A site user in a list: its display name and slug. */
+const userItem = (row: IDataObject): INodeListSearchItems => ({ name: `${String(row.name)} (${String(row.slug)})`, value: String(row.id), url: row.link as string | undefined });
+/** By URL of a user: its author archive (`?author=12`) or its REST route (`/users/12`). */
+const userUrl = { placeholder: 'e.g. https://example.com/?author=12', regex: '(?:[?&]author=|/users/)(\\d+)', validation: '.*(?:[?&]author=|/users/)\\d+(?:\\D.*)?' };
+
 // ---- The kinds ----
 
 const KINDS = {
@@ -241,6 +246,31 @@ const KINDS = {
 		idPattern: numericId,
 		url: { placeholder: 'e.g. https://example.com/?p=3#comment-12', regex: '(?:#comment-|/comments/)(\\d+)', validation: '.*(?:#comment-|/comments/)\\d+(?:\\D.*)?' },
 		search: siteSearch('/cms/v2/comments', commentItem, { status: 'all' }),
+	},
+
+	// Site users: anyone the caller may list (administrators: all; others: authors of published posts).
+	// By ID also takes `me`, the signed-in user, as the users routes do.
+	user: {
+		noun: 'user',
+		idPlaceholder: 'e.g. 12 or me',
+		idPattern: { regex: '\\s*(?:\\d+|me)\\s*', message: 'must be a number (the ID) or me, e.g. 12' },
+		url: userUrl,
+		search: siteSearch('/cms/v2/users', userItem),
+	},
+	// Who may write content (WordPress's `who=authors`, as n8n's WordPress node lists its authors).
+	author: { noun: 'author', idPlaceholder: 'e.g. 12', idPattern: numericId, url: userUrl, search: siteSearch('/cms/v2/users', userItem, { who: 'authors' }) },
+	// The application passwords of the user chosen in User (the field before it), by name.
+	appPassword: {
+		noun: 'application password',
+		idMode: 'By UUID',
+		idPlaceholder: 'e.g. 6b6a1c53-3f0e-4a53-9d9a-3d7e1a3c1f2e',
+		async search(filter) {
+			const chosen = this.getCurrentNodeParameter('userId');
+			const user = String((isResourceLocatorValue(chosen) ? chosen.value : chosen) ?? '').trim();
+			if (!user) throw new NodeOperationError(this.getNode(), 'Choose the User first: the passwords listed are theirs');
+			const { body } = await site(this, `/cms/v2/users/${encodeURIComponent(user)}/application-passwords`, {});
+			return filtered((body as IDataObject[]).map((row) => ({ name: `${String(row.name)} (${String(row.uuid).slice(0, 8)}…)`, value: String(row.uuid) })), filter);
+		},
 	},
 
 	// The dynamic-content engine's model (`engine/v2`).

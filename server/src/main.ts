@@ -21,6 +21,8 @@ Usage:
 
   The data directory defaults to ./data; inside the repository the server was built in, to the
   repository root's data/, wherever the command runs. Users commands print the store they changed.
+  wdm-server users key NAME           issue a new gateway API key for a user (the old one stops working;
+                                      a user created through the site's users route has none until then)
 
   --config FILE
       a JSON file of settings, keyed by the flags' names: {"port": 8081, "pair-delay-ms": 500}
@@ -118,6 +120,15 @@ function newAppPassword(name: string | undefined, config: Config) {
 	console.log(['A new application password, shown only now:', ...lines, storeLine(config)].join('\n'));
 }
 
+function newApiKey(name: string | undefined, config: Config) {
+	const apiKey = withStore(config, (store) => {
+		const user = name ? store.users.byName(name) : undefined;
+		if (!user) throw new Error(`users key NAME: no user "${name ?? ''}"`);
+		return store.users.newApiKey(user.id);
+	});
+	console.log(['A new API key, shown only now (the previous one no longer works):', `  API key (gateway, Bearer):       ${apiKey}`].join('\n'));
+}
+
 /** A setting that reads "true" as a boolean is a switch: `--allow-private-fetch` alone means true. */
 const isSwitch = (key: string) => (configSchema.shape as Record<string, ZodType>)[key].safeParse('true').data === true;
 
@@ -199,6 +210,7 @@ async function main(argv: string[]) {
 	if (settings.data === undefined && process.env[envName('data')] === undefined && !(file && 'data' in file.settings)) config.data = defaultDataDir();
 	if (positionals[0] === 'users' && positionals[1] === 'create') return createUser(positionals[2], role, config);
 	if (positionals[0] === 'users' && positionals[1] === 'password') return newAppPassword(positionals[2], config);
+	if (positionals[0] === 'users' && positionals[1] === 'key') return newApiKey(positionals[2], config);
 	if (positionals.length) throw new Error(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
 	await serve(config);
 }

@@ -25,6 +25,7 @@ import { engineRoutes } from './site/engine';
 import { indexRoutes } from './site/index';
 import { oembedRoutes } from './site/oembed';
 import { themecoreRoutes } from './site/themecore';
+import { siteUserRoutes } from './site/users';
 import { webhookRoutes } from './webhooks/routes';
 
 /**
@@ -53,6 +54,7 @@ const table: Route[] = [
 	...contentRoutes,
 	...mediaRoutes,
 	...siteCoreRoutes,
+	...siteUserRoutes,
 	...engineRoutes,
 	...themecoreRoutes,
 	...builderRoutes,

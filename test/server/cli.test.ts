@@ -267,9 +267,10 @@ describe('users create', () => {
 	const data = tempDataDir();
 	let server: Running;
 	const adminKey = 'cli_admin_key_0123456789';
+	const adminAppPassword = 'cli admin app password 0123';
 
 	beforeAll(async () => {
-		server = await start(['--data', data], { WDM_ADMIN_KEY: adminKey });
+		server = await start(['--data', data], { WDM_ADMIN_KEY: adminKey, WDM_ADMIN_APP_PASSWORD: adminAppPassword });
 	});
 	afterAll(() => stop(server));
 
@@ -364,6 +365,24 @@ describe('users create', () => {
 			stdout: '',
 			stderr: 'wdm-server: users password NAME: no user "nobody"\n',
 		});
+	});
+
+	test('users key gives a user made on the site its first gateway API key; a new key replaces the old one', async () => {
+		// A user created through the site's users route has no API key anyone knows.
+		const made = await fetch(`${server.url}/wp-json/cms/v2/users`, {
+			method: 'POST',
+			headers: { authorization: `Basic ${Buffer.from(`admin:${adminAppPassword}`).toString('base64')}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ username: 'kim', email: 'kim@example.com', password: 'kim login' }),
+		});
+		expect(made.status).toBe(201);
+		const issued = await run(['users', 'key', 'kim', '--data', data]);
+		expect(issued.code).toBe(0);
+		const key = KEY_LINE.exec(issued.stdout)![1];
+		expect((await get(server.url, key)).status).toBe(200);
+		const again = KEY_LINE.exec((await run(['users', 'key', 'kim', '--data', data])).stdout)![1];
+		expect((await get(server.url, again)).status).toBe(200);
+		expect((await get(server.url, key)).status).toBe(401);
+		expect(await run(['users', 'key', 'nobody', '--data', data])).toEqual({ code: 1, stdout: '', stderr: 'wdm-server: users key NAME: no user "nobody"\n' });
 	});
 
 	test('a missing or invalid NAME is refused with exit code 1', async () => {

@@ -179,15 +179,13 @@ export const openClosed = (displayName: string, name: string, description: strin
 export function writableFields(type: ContentType, except: string[] = []): INodeProperties[] {
 	const to = (property: string) => ({ send: { type: 'body' as const, property } });
 	const fields: INodeProperties[] = [
-		{
-			displayName: 'Author ID',
+		picker('author', {
+			displayName: 'Author',
 			name: 'author',
-			type: 'number',
-			default: 0,
-			typeOptions: { minValue: 1 },
-			description: `ID of the user the ${type.noun} is by (someone else's needs the right to edit others' ${type.noun}s)`,
+			required: false,
+			description: `The user the ${type.noun} is by: pick them from the site's authors, or give their ID (someone else's needs the right to edit others' ${type.noun}s)`,
 			routing: to('author'),
-		},
+		}),
 		...(type.postFields
 			? [
 					pickerOptions('category', {

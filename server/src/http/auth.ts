@@ -25,7 +25,7 @@ export function authenticate(
 		if (!device) throw unauthorized('invalid instance token');
 		return { device };
 	}
-	if (scheme === 'site') return { siteUser: siteUser(request.headers.authorization, services) };
+	if (scheme === 'site') return { siteUser: siteUser(request, services) };
 	return {};
 }
 
@@ -33,18 +33,26 @@ export function authenticate(
  * The site user of `Authorization: Basic`, as WordPress signs in application passwords; null without
  * the header. Wrong credentials are a 401 even on a public route: the caller meant to be someone.
  */
-function siteUser(header: string | undefined, services: Services): UserRow | null {
+function siteUser(request: FastifyRequest, services: Services): UserRow | null {
+	const header = request.headers.authorization;
 	if (!header) return null;
 	const match = header.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
 	if (!match) throw unauthorized('the Authorization header must be "Basic <base64 of user:application password>"', 'rest_invalid_authorization');
 	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
 	const colon = decoded.indexOf(':');
 	if (colon < 0) throw unauthorized('the Basic credentials must be "user:application password"', 'rest_invalid_authorization');
-	const { user, reason } = services.store.users.byAppPassword(decoded.slice(0, colon), decoded.slice(colon + 1));
+	const { user, uuid, reason } = services.store.users.byAppPassword(decoded.slice(0, colon), decoded.slice(colon + 1), request.ip);
 	if (reason === 'unknown_user') throw unauthorized('Unknown username. Check again or try your email address.', 'invalid_username');
 	if (!user) throw unauthorized('The provided password is an invalid application password.', 'incorrect_password');
+	signedInWith.set(request, uuid!);
 	return user;
 }
+
+/** The application password each signed-in request used (WordPress's `rest_get_authenticated_app_password`). */
+const signedInWith = new WeakMap<FastifyRequest, string>();
+
+/** The uuid of the application password the request signed in with; undefined for an anonymous one. */
+export const authenticatedAppPassword = (request: FastifyRequest) => signedInWith.get(request);
 
 /** The device named in a user route: names are the user's own, so another user's device is not found. */
 export function ownDevice(services: Services, user: UserRow, name: string): DeviceRow {

@@ -32,6 +32,11 @@ export type Capability =
 	| 'manage_categories'
 	| 'moderate_comments'
 	| 'list_users'
+	| 'create_users'
+	| 'edit_users'
+	| 'delete_users'
+	| 'promote_users'
+	| 'remove_users'
 	| 'manage_options'
 	| 'edit_theme_options'
 	| 'install_plugins'
@@ -60,7 +65,6 @@ const EDITOR: Capability[] = [
 	'delete_published_pages',
 	'delete_private_pages',
 	'unfiltered_html',
-	'list_users',
 	'manage_categories',
 	'moderate_comments',
 ];
@@ -73,6 +77,13 @@ const GRANTS: Record<SiteRole, ReadonlySet<Capability>> = {
 	editor: new Set(EDITOR),
 	administrator: new Set([
 		...EDITOR,
+		// Users are the administrator's (editors cannot even list them, as in WordPress).
+		'list_users',
+		'create_users',
+		'edit_users',
+		'delete_users',
+		'promote_users',
+		'remove_users',
 		'manage_options',
 		'edit_theme_options',
 		'install_plugins',
@@ -82,6 +93,9 @@ const GRANTS: Record<SiteRole, ReadonlySet<Capability>> = {
 		'switch_themes',
 	]),
 };
+
+/** The capabilities a role grants, as WordPress's `allcaps` shows them (each `true`, with the role itself). */
+export const grantsOf = (role: SiteRole): Record<string, boolean> => Object.fromEntries([...GRANTS[role], role].map((cap) => [cap, true]));
 
 /** Whether a site user (or an anonymous caller, `null`) has a capability. */
 export function can(user: UserRow | null, capability: Capability): boolean {

@@ -40,7 +40,7 @@ const DEFAULTS: Omit<ContentRow, 'id' | 'type' | 'status' | 'date_gmt' | 'modifi
 };
 
 /** Statements whose text varies with the request are prepared each time, outside the store's statement cache. */
-const uncached = (db: Db, sql: string) => Database.prototype.prepare.call(db, sql) as Database.Statement<unknown[]>;
+export const uncached = (db: Db, sql: string) => Database.prototype.prepare.call(db, sql) as Database.Statement<unknown[]>;
 
 /**
  * The site's content items (`content`), every post type in one table, and the terms they carry

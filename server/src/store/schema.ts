@@ -385,4 +385,26 @@ export const migrations: string[] = [
 	CREATE INDEX comments_author ON comments(author, date_gmt);
 	CREATE INDEX comments_status_date ON comments(status, date_gmt);
 	`,
+	// Site users as WordPress's users (issue 25): the profile fields of the users controller (slugs are
+	// kept unique by the users repository, not by an index: logins that differ only in case, "Bob" and
+	// "bob", get "bob" and "bob-<id>" here, and no old store can fail this migration), a login
+	// password (scrypt; never accepted for Basic, as WordPress's REST API takes application passwords only),
+	// and what WordPress keeps of each application password (app_id, the last IP that used it).
+	`
+	ALTER TABLE users ADD COLUMN slug TEXT;
+	ALTER TABLE users ADD COLUMN first_name TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN last_name TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN nickname TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN url TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN description TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN locale TEXT NOT NULL DEFAULT '';
+	ALTER TABLE users ADD COLUMN password_hash TEXT;
+	UPDATE users SET slug = replace(lower(name), '.', '-'), nickname = name;
+	UPDATE users SET slug = slug || '-' || id WHERE EXISTS (SELECT 1 FROM users o WHERE o.slug = users.slug AND o.id < users.id);
+	CREATE INDEX users_slug ON users(slug);
+	CREATE INDEX users_email ON users(email COLLATE NOCASE);
+	ALTER TABLE app_passwords ADD COLUMN app_id TEXT NOT NULL DEFAULT '';
+	ALTER TABLE app_passwords ADD COLUMN last_ip TEXT;
+	CREATE INDEX content_author ON content(author, type, status);
+	`,
 ];

@@ -10,6 +10,16 @@ export interface UserRow {
 	role: SiteRole;
 	display_name: string | null;
 	email: string | null;
+	/** WordPress's `user_nicename`, unique (the users repository makes it so). */
+	slug: string;
+	first_name: string;
+	last_name: string;
+	nickname: string;
+	url: string;
+	description: string;
+	locale: string;
+	/** The login password's scrypt digest (`salt:hash`, hex); null for a user that has none. */
+	password_hash: string | null;
 }
 
 export interface AppPasswordRow {
@@ -19,6 +29,8 @@ export interface AppPasswordRow {
 	password_hash: string;
 	created_at: number;
 	last_used: number | null;
+	app_id: string;
+	last_ip: string | null;
 }
 
 export type DeviceStatus = 'disconnected' | 'connecting' | 'connected';

@@ -240,7 +240,7 @@ function usersSql(args: UsersArgs): { where: Sql; order: Sql } {
 	return { where: where.sql(), order };
 }
 
-/** Listing users is for those who may (WordPress's `list_users`: editors and administrators). */
+/** Listing users is for those who may (WordPress's `list_users`: administrators). */
 function runUsers(services: Services, user: UserRow | null, args: UsersArgs, slice: Slice): QueryPage {
 	if (!can(user, 'list_users')) throw denied(user, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
 	const { where, order } = usersSql(args);
