@@ -250,6 +250,28 @@ describe('Send and Wait: a second user cannot answer another user\'s question', 
 	});
 });
 
+test('automatic pairing hands out only numbers no one owns', async () => {
+	const auto = await startGateway({ pairing: 'auto', pairDelayMs: 20 });
+	try {
+		const { store } = auto.server.services;
+		const ann = store.users.create('ann', undefined, 'subscriber').apiKey;
+		const ben = store.users.create('ben', undefined, 'subscriber').apiKey;
+		// Ann's device takes the first number handed out and writes to the next one, as a contact.
+		const created = await auto.api.post('/devices', { name: 'ann-phone' }, { key: ann });
+		await auto.api.get('/devices/ann-phone/qr', { key: ann });
+		const first = await eventually(async () => (await auto.api.get('/devices/ann-phone/status', { key: ann })).body.data.phone as string);
+		expect(first).toBe('55119900000001');
+		expect((await auto.api.post('/send/text', { number: '55119900000002', text: 'hi' }, { token: created.body.data.token })).status).toBe(200);
+		// Ben's device skips it.
+		expect((await auto.api.post('/devices', { name: 'ben-phone' }, { key: ben })).status).toBe(201);
+		await auto.api.get('/devices/ben-phone/qr', { key: ben });
+		const second = await eventually(async () => (await auto.api.get('/devices/ben-phone/status', { key: ben })).body.data.phone as string);
+		expect(second).toBe('55119900000003');
+	} finally {
+		await auto.server.close();
+	}
+});
+
 test('a store from before number owners is upgraded: settings hold for every user, devices and their contacts are owned', () => {
 	const mine = migrations.findIndex((sql) => sql.includes('CREATE TABLE number_worlds'));
 	expect(mine).toBeGreaterThan(0);
