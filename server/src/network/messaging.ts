@@ -374,13 +374,6 @@ export class Messaging {
 		);
 	}
 
-	/** The other side reacts to a message of this device; an empty emoji removes the reaction. */
-	reactByRecipient(device: DeviceRow, id: string, emoji: string): MessageRow {
-		const row = this.store.messages.byId(device.id, id);
-		if (!row) throw badRequest(`id: no message with id "${id}" on this device`);
-		return this.react(device, row, row.chatid, emoji);
-	}
-
 	/**
 	 * `reactor` (a JID) reacts to a message with an emoji, replacing their earlier reaction; an empty
 	 * emoji takes it back. Every stored copy shows it. Answers `device`'s copy.
