@@ -126,7 +126,7 @@ function newApiKey(name: string | undefined, config: Config) {
 		if (!user) throw new Error(`users key NAME: no user "${name ?? ''}"`);
 		return store.users.newApiKey(user.id);
 	});
-	console.log(['A new API key, shown only now (the previous one no longer works):', `  API key (gateway, Bearer):       ${apiKey}`].join('\n'));
+	console.log(['A new API key, shown only now (the previous one no longer works):', `  API key (gateway, Bearer):       ${apiKey}`, storeLine(config)].join('\n'));
 }
 
 /** A setting that reads "true" as a boolean is a switch: `--allow-private-fetch` alone means true. */

@@ -3,6 +3,7 @@
 // - WDM Send and Wait for Reply: a Webhook trigger starts the workflow, the node sends the question
 //   and waits (n8n's waiting executions), the sandbox answers as the contact, and a follow-up WDM
 //   Message: Send Text says what the workflow got, which the test reads back on the reference server;
+//   a second user of the server tries to answer the question through the sandbox and cannot;
 // - examples/bot.json, the webhook-triggered bot: activated, it answers a contact's question.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -213,6 +214,32 @@ test('n8n restarted while waiting: the answer still resumes the workflow', async
 	expect(n8n.executions(WORKFLOW).filter((e) => e.status === 'waiting')).toEqual([]);
 }, 10 * 60_000);
 
+test('a second user of the server cannot answer the question: not by pairing as the contact, nor through the sandbox', async () => {
+	const frank = '5511966660007';
+	const { question } = await askVia('ask-text', frank);
+	const takerKey = server.services.store.users.create('e2e-taker', undefined, 'subscriber').apiKey;
+	const taker = await connectedDevice(server, 'e2e-taker-phone', takerKey, '5511977770001');
+	// 1. A device of the taker paired with the contact's number (then answering from it): refused.
+	expect((await api().post('/devices', { name: 'e2e-taker-contact' }, { key: takerKey })).status).toBe(201);
+	expect((await api().get('/devices/e2e-taker-contact/qr', { key: takerKey })).status).toBe(200);
+	expect((await sandbox().post('/devices/e2e-taker-contact/pair', { phone: frank }, { key: takerKey })).status).toBe(409);
+	// 2. The contact played towards the asking device with the taker's key: not the taker's device.
+	expect((await sandbox().post('/devices/ask/inbound', { from: frank, text: 'yes' }, { key: takerKey })).status).toBe(404);
+	// 3. Played towards the taker's own device: it stays in the taker's world.
+	expect((await sandbox().post(`/devices/${taker.name}/inbound`, { from: frank, text: 'yes' }, { key: takerKey })).status).toBe(200);
+	// 4. The taker's device writes to the asking device: from its own number, another chat.
+	expect((await api().post('/send/text', { number: device.phone, text: 'yes' }, { token: taker.token })).status).toBe(200);
+	// None of these resumed the workflow: give a wrong resume the time to show.
+	await new Promise((resolve) => setTimeout(resolve, 3000));
+	expect((await chat(frank)).filter((m) => !m.fromMe || m.text?.startsWith('got: '))).toEqual([]);
+	expect((await subscriptions()).filter((s) => s.chatid === jidOf(frank))).toHaveLength(1);
+
+	// The contact itself answers: the workflow goes on with its answer.
+	await contactWrites(frank, 'no, tomorrow');
+	const sent = await followUp(frank);
+	expect(sent.text).toBe(`got: no, tomorrow | choice: null | timedOut: false | question: ${question.id}`);
+}, 5 * 60_000);
+
 test('examples/bot.json: activated, the bot answers a question about opening hours in the same chat, and only that', async () => {
 	const erin = '5511966660006';
 	const shopChat = async () =>
@@ -234,5 +261,5 @@ test('examples/bot.json: activated, the bot answers a question about opening hou
 
 test('afterwards no one-chat subscription is left on the server', async () => {
 	expect((await subscriptions()).filter((s) => s.chatid)).toEqual([]);
-	expect(n8n.executions(WORKFLOW).map((e) => e.status)).toEqual(['success', 'success', 'success', 'success']);
+	expect(n8n.executions(WORKFLOW).map((e) => e.status)).toEqual(['success', 'success', 'success', 'success', 'success']);
 });

@@ -25,12 +25,12 @@ function addressOf(input: string, field: string): Address {
 }
 
 /** What the network shows of a person's number: whether it is on it, its profile name, and a business's verified name. */
-function person(services: Services, phone: string) {
+function person(services: Services, device: DeviceRow, phone: string) {
 	const owner = services.store.devices.connectedByPhone(phone);
 	if (owner) return { isInWhatsapp: true, profileName: owner.profile_name, verifiedName: owner.is_business ? owner.profile_name : null };
 	const { numbers } = services.store;
-	const isInWhatsapp = numbers.onNetwork(phone);
-	return { isInWhatsapp, profileName: isInWhatsapp ? (numbers.name(phone) ?? null) : null, verifiedName: null };
+	const isInWhatsapp = numbers.onNetwork(device.user_id, phone);
+	return { isInWhatsapp, profileName: isInWhatsapp ? (numbers.name(device.user_id, phone) ?? null) : null, verifiedName: null };
 }
 
 /** A chat's view, or what it would show before any message (`id` null) when the device has no such chat. */
@@ -42,7 +42,7 @@ function chatFields(services: Services, device: DeviceRow, address: Address) {
 }
 
 /** One entry of /chat/check: a malformed one carries the reason instead of failing the whole request. */
-function check(services: Services, query: string | number, field: string) {
+function check(services: Services, device: DeviceRow, query: string | number, field: string) {
 	let address: Address;
 	try {
 		address = addressOf(String(query), field);
@@ -53,7 +53,7 @@ function check(services: Services, query: string | number, field: string) {
 		const group = services.store.groups.get(address.jid);
 		return { query, jid: address.jid, isInWhatsapp: !!group, isGroup: true, name: group?.name ?? null, verifiedName: null };
 	}
-	const { isInWhatsapp, profileName, verifiedName } = person(services, address.phone!);
+	const { isInWhatsapp, profileName, verifiedName } = person(services, device, address.phone!);
 	return { query, jid: address.jid, isInWhatsapp, isGroup: false, name: profileName, verifiedName };
 }
 
@@ -166,7 +166,7 @@ export const contactRoutes = [
 			}
 			const phone = address.phone!;
 			const saved = services.store.contacts.get(device.id, address.jid);
-			const { isInWhatsapp, profileName, verifiedName } = person(services, phone);
+			const { isInWhatsapp, profileName, verifiedName } = person(services, device, phone);
 			return {
 				...chat,
 				jid: address.jid,
@@ -196,7 +196,7 @@ export const contactRoutes = [
 		}),
 		handler: ({ services, device, body }) => {
 			services.messaging.checkConnected(device);
-			return body.numbers.map((query, i) => check(services, query, `numbers[${i}]`));
+			return body.numbers.map((query, i) => check(services, device, query, `numbers[${i}]`));
 		},
 	}),
 ];

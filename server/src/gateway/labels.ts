@@ -127,7 +127,7 @@ export const labelRoutes = [
 				if (!chat) {
 					// Labelling a contact the device has no chat with yet opens that chat, as on the app.
 					services.messaging.check(device, to);
-					chat = store.chats.create(device.id, { chatid: to.jid, name: store.numbers.name(to.phone ?? '') ?? '', isGroup: to.isGroup });
+					chat = store.chats.create(device.id, { chatid: to.jid, name: store.numbers.name(device.user_id, to.phone ?? '') ?? '', isGroup: to.isGroup });
 					events.emit(device, 'chats', chatView(chat));
 				}
 				const before = labelIdsOf(chat);

@@ -30,7 +30,7 @@ function mustBeOnNetwork(row: MessageRow, action: string) {
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** One emoji: a single grapheme (skin tones, ZWJ families and flags are one) that is pictographic, a flag or a keycap. */
-const isOneEmoji = (text: string) =>
+export const isOneEmoji = (text: string) =>
 	[...graphemes.segment(text)].length === 1 && /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u.test(text);
 
 /** `number` names the message's chat: the bare number, its JID or its `@lid` form. */

@@ -3,6 +3,7 @@ import { route } from '../http/route';
 import { badRequest } from '../http/errors';
 import { recipient } from '../http/schema';
 import type { Services } from '../services';
+import { playAs } from '../network/owners';
 import type { DeviceRow, MessageRow } from '../store/types';
 import { commonFields, fillPlaceholders, pickCommon, sendMessage } from './sending';
 import {
@@ -213,6 +214,7 @@ export function answerMenu(services: Services, device: DeviceRow, id: string, ch
 	if (peer) throw badRequest(`id: menu "${id}" went to device '${peer.name}' of this server, not to a simulated contact`);
 	const answer = answerTo(menu, choice);
 	return store.tx(() => {
+		playAs(store, device.user_id, phone, 'id');
 		if (menu.status === 'sent' || menu.status === 'delivered') messaging.readByRecipient(device, [menu.id], false);
 		const row = messaging.receive(device, { jid: menu.chatid, phone, isGroup: false }, {
 			type: ANSWER_TYPES[menu.message_type],

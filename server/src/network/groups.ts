@@ -146,7 +146,7 @@ export class Groups {
 			const group = this.insert(device, { name });
 			const results = unique(phones)
 				.filter((phone) => phone !== device.phone)
-				.map((phone) => this.add(group, phone));
+				.map((phone) => this.add(group, phone, device.user_id));
 			this.notify([group.jid], { jid: group.jid, action: 'created', author: userJid(device.phone!), group: this.view(group) });
 			return { group, results };
 		});
@@ -183,13 +183,17 @@ export class Groups {
 		return group;
 	}
 
-	/** Adds one number for an admin: refused when already there, not on the network, or the group is full. */
-	private add(group: GroupRow, phone: string): ItemResult {
+	/**
+	 * Adds one number for an admin (a device of user `userId`): refused when already there, not on the
+	 * network, or the group is full. A contact added enters the admin's world, as one it talks to.
+	 */
+	private add(group: GroupRow, phone: string, userId: number): ItemResult {
 		const jid = userJid(phone);
 		if (this.store.groups.participant(group.jid, phone)) return refused(jid, 409, 'already a participant');
-		if (!this.onNetwork(phone)) return refused(jid, 404, `${phone} is not on the network`);
+		if (!this.onNetwork(phone, userId)) return refused(jid, 404, `${phone} is not on the network`);
 		if (this.store.groups.count(group.jid) >= MAX_PARTICIPANTS) return refused(jid, 403, `the group is full (${MAX_PARTICIPANTS} participants)`);
 		this.enter(group, phone);
+		this.store.numbers.claimContact(phone, userId);
 		return done(jid);
 	}
 
@@ -206,9 +210,9 @@ export class Groups {
 		return this.store.groups.linkedTo(community).find((g) => g.kind === 'announcement');
 	}
 
-	/** A device of this server, or a number the sandbox has not marked absent. */
-	private onNetwork(phone: string): boolean {
-		return this.store.devices.phoneTaken(phone) || this.store.numbers.onNetwork(phone);
+	/** A device of this server, or a number the sandbox of this user has not marked absent. */
+	private onNetwork(phone: string, userId: number): boolean {
+		return this.store.devices.phoneTaken(phone) || this.store.numbers.onNetwork(userId, phone);
 	}
 
 	/** Adds, removes, promotes or demotes participants, or answers join requests; admins only. */
@@ -223,7 +227,7 @@ export class Groups {
 		}[action];
 		return this.store.tx(() => {
 			const { group, me } = this.asAdmin(device, jid, what);
-			const results = unique(phones).map((phone) => this.apply(group, me, action, phone));
+			const results = unique(phones).map((phone) => this.apply(group, me, action, phone, device.user_id));
 			const changed = results.filter((r) => r.ok).map((r) => r.jid);
 			if (changed.length) {
 				// Those removed or turned away are told too: they are no longer (or not yet) members.
@@ -234,10 +238,10 @@ export class Groups {
 		});
 	}
 
-	private apply(group: GroupRow, me: GroupParticipantRow, action: ParticipantAction, phone: string): ItemResult {
+	private apply(group: GroupRow, me: GroupParticipantRow, action: ParticipantAction, phone: string, userId: number): ItemResult {
 		const jid = userJid(phone);
 		const groups = this.store.groups;
-		if (action === 'add') return this.add(group, phone);
+		if (action === 'add') return this.add(group, phone, userId);
 		if (action === 'approve' || action === 'reject') {
 			if (!groups.request(group.jid, phone)) return refused(jid, 404, 'no pending join request from this number');
 			if (action === 'reject') {
@@ -246,6 +250,7 @@ export class Groups {
 			}
 			if (groups.count(group.jid) >= MAX_PARTICIPANTS) return refused(jid, 403, `the group is full (${MAX_PARTICIPANTS} participants)`);
 			this.enter(group, phone);
+			this.store.numbers.claimContact(phone, userId);
 			return done(jid);
 		}
 		const target = groups.participant(group.jid, phone);

@@ -101,9 +101,14 @@ export class Messaging {
 			if (refusal) throw networkFailure(refusal);
 			return;
 		}
-		if (to.phone && !this.store.devices.connectedByPhone(to.phone) && !this.store.numbers.onNetwork(to.phone)) {
+		if (to.phone && !this.store.devices.connectedByPhone(to.phone) && !this.store.numbers.onNetwork(device.user_id, to.phone)) {
 			throw networkFailure(`${to.phone} is not on the network`);
 		}
+	}
+
+	/** A contact the device writes to enters its user's world: no other user may pair with that number. */
+	private claim(device: DeviceRow, to: Address) {
+		if (to.phone) this.store.numbers.claimContact(to.phone, device.user_id);
 	}
 
 	/** The message a draft replies to; a `replyid` not stored on this device is the client's mistake (400). */
@@ -120,12 +125,14 @@ export class Messaging {
 	 */
 	send(device: DeviceRow, draft: Draft): MessageRow {
 		this.check(device, draft.to);
+		this.claim(device, draft.to);
 		return this.transmit(device, this.store.messages.insert(this.build(device, draft, 'sent')), draft);
 	}
 
 	/** Accepts a message for the send queue; `SendQueue` hands it to `dispatch` at `sendAt`. */
 	enqueue(device: DeviceRow, draft: Draft, sendAt: number): MessageRow {
 		this.check(device, draft.to);
+		this.claim(device, draft.to);
 		const flags: ReadFlags = { readchat: draft.readchat, readmessages: draft.readmessages };
 		return this.store.tx(() =>
 			this.store.messages.insert({ ...this.build(device, draft, 'queued'), send_at: sendAt, pending: JSON.stringify(flags) }),
@@ -253,7 +260,7 @@ export class Messaging {
 			const name = row.is_group
 				? (this.store.groups.get(row.chatid)?.name ?? '')
 				: row.from_me
-					? (this.store.numbers.name(peerPhone) ?? '')
+					? (this.store.numbers.name(device.user_id, peerPhone) ?? '')
 					: (row.sender_name ?? '');
 			const created = this.store.chats.touch(
 				device.id,
@@ -275,7 +282,7 @@ export class Messaging {
 				this.compose(device, draft, {
 					chatid: from.jid,
 					sender: from.jid,
-					sender_name: draft.senderName ?? this.store.numbers.name(from.phone ?? '') ?? null,
+					sender_name: draft.senderName ?? this.store.numbers.name(device.user_id, from.phone ?? '') ?? null,
 					from_me: 0,
 					is_group: 0,
 					status: 'delivered',
@@ -305,7 +312,7 @@ export class Messaging {
 				this.compose(device, draft, {
 					chatid: group,
 					sender: from.jid,
-					sender_name: draft.senderName ?? this.store.numbers.name(from.phone) ?? null,
+					sender_name: draft.senderName ?? this.store.numbers.name(device.user_id, from.phone) ?? null,
 					from_me: 0,
 					is_group: 1,
 					status: 'delivered',
@@ -365,13 +372,6 @@ export class Messaging {
 				return read;
 			}),
 		);
-	}
-
-	/** The other side reacts to a message of this device; an empty emoji removes the reaction. */
-	reactByRecipient(device: DeviceRow, id: string, emoji: string): MessageRow {
-		const row = this.store.messages.byId(device.id, id);
-		if (!row) throw badRequest(`id: no message with id "${id}" on this device`);
-		return this.react(device, row, row.chatid, emoji);
 	}
 
 	/**

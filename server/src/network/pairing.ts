@@ -74,10 +74,13 @@ export class Pairing {
 			this.timers.delete(device.id);
 			const current = this.store.devices.byId(device.id);
 			if (current?.status !== 'connecting') return;
-			// The number kept from an earlier pairing may be connected on another device by now: the
-			// simulated phone then gets a new one (throwing here would crash the server).
-			const holder = current.phone ? this.store.devices.connectedByPhone(current.phone) : undefined;
-			this.complete(current, holder && holder.id !== current.id ? this.nextPhone() : undefined);
+			// The number kept from an earlier pairing may be connected on another device by now (or, from a
+			// store of an older server, in another user's world): the simulated phone then gets a new one
+			// (throwing here would crash the server).
+			const kept = current.phone;
+			const holder = kept ? this.store.devices.connectedByPhone(kept) : undefined;
+			const taken = (holder && holder.id !== current.id) || (kept && this.store.numbers.inOtherWorld(kept, current.user_id));
+			this.complete(current, taken ? this.nextPhone() : undefined);
 		}, this.config.pairDelayMs);
 		timer.unref();
 		this.timers.set(device.id, timer);
@@ -90,6 +93,11 @@ export class Pairing {
 		}
 		return this.store.tx(() => {
 			const number = phone ?? device.phone ?? this.nextPhone();
+			// Numbers have owners: another user's device number, or a contact another user's devices talk to,
+			// is theirs (taking it would hand over their messages and let the taker answer as that contact).
+			if (this.store.numbers.inOtherWorld(number, device.user_id)) {
+				throw conflict(`phone ${number} belongs to another user of this server (one of their devices or contacts); pair with another number`);
+			}
 			const holder = this.store.devices.connectedByPhone(number);
 			if (holder && holder.id !== device.id) throw conflict(`phone ${number} is already connected on device '${holder.name}'`);
 			this.cancel(device.id);
@@ -100,6 +108,7 @@ export class Pairing {
 				pair_code: null,
 				qr_expires_at: null,
 			});
+			this.store.numbers.claimDevice(number, device.user_id);
 			this.events.emit(row, 'connection', deviceView(row));
 			return row;
 		});
@@ -127,13 +136,13 @@ export class Pairing {
 		this.timers.delete(deviceId);
 	}
 
-	/** Simulated numbers for paired devices: 55119900000001, 55119900000002, ... never handed out twice. */
+	/** Simulated numbers for paired devices: 55119900000001, 55119900000002, ... never handed out twice, nor one in anyone's world. */
 	private nextPhone(): string {
 		for (;;) {
 			const n = Number(this.store.meta.getOrCreate('next_phone', () => '1'));
 			this.store.meta.set('next_phone', String(n + 1));
 			const phone = `551199${String(n).padStart(8, '0')}`;
-			if (!this.store.devices.phoneTaken(phone)) return phone;
+			if (!this.store.devices.phoneTaken(phone) && !this.store.numbers.inAnyWorld(phone)) return phone;
 		}
 	}
 }

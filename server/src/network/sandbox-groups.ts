@@ -7,6 +7,7 @@ import { recipient } from '../http/schema';
 import { groupJid } from '../gateway/groups';
 import { inviteCodeOf } from './groups';
 import { parseUser } from './jid';
+import { checkPlayable, playAs } from './owners';
 
 /** The group a sandbox request names (a sandbox mistake is a 400/404, not a network failure). */
 function groupOf(services: Services, body: { groupjid?: string; invitecode?: string }) {
@@ -31,13 +32,17 @@ function ownedGroup(services: Services, user: UserRow, body: { groupjid?: string
 	return group;
 }
 
-/** A simulated contact: a number on the network that is not a device of this server (devices act through the gateway). */
-function contactOf(services: Services, number: string) {
+/**
+ * A simulated contact of the caller's world: a number on the network that is not a device of this server
+ * (devices act through the gateway), nor one another user's device ever used.
+ */
+function contactOf(services: Services, user: UserRow, number: string) {
 	const { phone } = parseUser(number, 'number');
+	checkPlayable(services.store, user.id, phone, 'number');
 	const device = services.store.devices.connectedByPhone(phone);
 	if (device) throw badRequest(`number ${phone} is device '${device.name}' of this server: it joins and leaves with its own token`);
-	if (!services.store.numbers.onNetwork(phone)) throw badRequest(`number ${phone} is not on the network`);
-	return phone;
+	if (!services.store.numbers.onNetwork(user.id, phone)) throw badRequest(`number ${phone} is not on the network`);
+	return playAs(services.store, user.id, phone, 'number');
 }
 
 /**
@@ -56,11 +61,13 @@ export const sandboxGroupRoutes = [
 				error: 'give exactly one of invitecode and groupjid',
 				path: ['invitecode'],
 			}),
-		handler: ({ services, user, body }) => {
-			const phone = contactOf(services, body.number);
-			const group = ownedGroup(services, user, body);
-			return { jid: group.jid, number: phone, status: services.groups.contactJoin(phone, group) };
-		},
+		// One transaction: a refused join leaves the number out of the caller's world.
+		handler: ({ services, user, body }) =>
+			services.store.tx(() => {
+				const phone = contactOf(services, user, body.number);
+				const group = ownedGroup(services, user, body);
+				return { jid: group.jid, number: phone, status: services.groups.contactJoin(phone, group) };
+			}),
 	}),
 
 	route({
@@ -69,11 +76,12 @@ export const sandboxGroupRoutes = [
 		auth: 'user',
 		summary: 'A contact leaves a group',
 		body: z.strictObject({ number: recipient, groupjid: groupJid }),
-		handler: ({ services, user, body }) => {
-			const phone = contactOf(services, body.number);
-			services.groups.contactLeave(phone, ownedGroup(services, user, body));
-			return { jid: body.groupjid, number: phone, left: true };
-		},
+		handler: ({ services, user, body }) =>
+			services.store.tx(() => {
+				const phone = contactOf(services, user, body.number);
+				services.groups.contactLeave(phone, ownedGroup(services, user, body));
+				return { jid: body.groupjid, number: phone, left: true };
+			}),
 	}),
 
 	route({

@@ -7,8 +7,11 @@ import { answerMenu } from '../gateway/send-menus';
 import { createLabel, labelColor, labelName } from '../gateway/labels';
 import { loadMedia } from '../media/load';
 import { parseUser } from './jid';
+import { badRequest } from '../http/errors';
 import { groupJid } from '../gateway/groups';
 import { sandboxGroupRoutes } from './sandbox-groups';
+import { checkPlayable, playAs } from './owners';
+import { isOneEmoji } from '../gateway/messages';
 
 const name = z.object({ name: z.string() });
 
@@ -52,13 +55,22 @@ export const sandboxRoutes = [
 		handler: async ({ services, user, params, body }) => {
 			const device = ownDevice(services, user, params.name);
 			const from = parseUser(body.from, 'from');
+			checkPlayable(services.store, user.id, from.phone, 'from');
+			// A group message reaches every member device, other users' too: it comes from a simulated contact,
+			// as a join does (a device of the caller writes in the group with its own token).
+			const holder = body.group && services.store.devices.connectedByPhone(from.phone);
+			if (holder) throw badRequest(`from: ${from.phone} is device '${holder.name}' of this server: it writes in the group with its own token`);
 			const file = body.file
 				? await loadMedia(body.file, 'file', services.media, body)
 				: undefined;
 			const draft = { type: body.type, text: body.text, file, quoted: body.replyid, senderName: body.senderName };
-			const row = body.group
-				? services.messaging.receiveInGroup(device, body.group, from, draft)
-				: services.messaging.receive(device, from, draft);
+			// The number enters the caller's world with the message, or not at all when the message is refused.
+			const row = services.store.tx(() => {
+				playAs(services.store, user.id, from.phone, 'from');
+				return body.group
+					? services.messaging.receiveInGroup(device, body.group, from, draft)
+					: services.messaging.receive(device, from, draft);
+			});
 			return messageView(row, services.baseUrl);
 		},
 	}),
@@ -73,6 +85,12 @@ export const sandboxRoutes = [
 		handler: ({ services, user, params, body }) => {
 			const device = ownDevice(services, user, params.name);
 			const ids = Array.isArray(body.id) ? body.id : [body.id];
+			// The recipient of a direct message reads it: never another user's device (it reads through the gateway).
+			for (const id of ids) {
+				const row = services.store.messages.byId(device.id, id);
+				const phone = row && !row.is_group ? row.chatid.match(/^(\d+)@/)?.[1] : undefined;
+				if (phone) checkPlayable(services.store, user.id, phone, 'id');
+			}
 			return services.messaging.readByRecipient(device, ids, body.played).map((row) => messageView(row, services.baseUrl));
 		},
 	}),
@@ -83,9 +101,24 @@ export const sandboxRoutes = [
 		auth: 'user',
 		summary: 'The other side reacts to a message with an emoji (empty text removes the reaction)',
 		params: name,
-		body: z.strictObject({ id: z.string().min(1), text: z.string().max(16) }),
-		handler: ({ services, user, params, body }) =>
-			messageView(services.messaging.reactByRecipient(ownDevice(services, user, params.name), body.id, body.text), services.baseUrl),
+		body: z.strictObject({
+			id: z.string().min(1),
+			// As the gateway's react: one emoji, or empty to take the reaction back.
+			text: z
+				.string()
+				.max(64, { abort: true })
+				.refine((text) => text === '' || isOneEmoji(text), { error: 'must be a single emoji, or empty to remove the reaction' }),
+		}),
+		handler: ({ services, user, params, body }) => {
+			const device = ownDevice(services, user, params.name);
+			const row = services.store.messages.byId(device.id, body.id);
+			if (!row) throw badRequest(`id: no message with id "${body.id}" on this device`);
+			// The contact of the chat reacts: in a group there is no one contact to play.
+			if (row.is_group) throw badRequest(`id: message "${body.id}" is in group ${row.chatid}; the sandbox reacts as the contact of a direct chat`);
+			const phone = row.chatid.split('@')[0];
+			if (/^\d+$/.test(phone)) playAs(services.store, user.id, phone, 'id');
+			return messageView(services.messaging.react(device, row, row.chatid, body.text), services.baseUrl);
+		},
 	}),
 
 	route({
@@ -115,6 +148,7 @@ export const sandboxRoutes = [
 		handler: ({ services, user, params, body }) => {
 			const device = ownDevice(services, user, params.name);
 			const from = parseUser(body.from, 'from');
+			playAs(services.store, user.id, from.phone, 'from');
 			const data = { chatid: from.jid, sender: from.jid, presence: body.presence };
 			services.events.emit(device, 'presence', data);
 			return data;
@@ -148,12 +182,13 @@ export const sandboxRoutes = [
 		method: 'POST',
 		path: '/sandbox/v1/numbers',
 		auth: 'user',
-		summary: 'Say whether a number is on the network (absent numbers cannot receive messages), and its name',
+		summary: "Say whether a number is on the network for your devices (absent numbers cannot receive their messages), and its name in your world",
 		body: z.strictObject({ number: recipient, onNetwork: z.boolean(), name: z.string().optional() }),
-		handler: ({ services, body }) => {
+		// The caller's world only: other users' devices still reach the number and see their own name for it.
+		handler: ({ services, user, body }) => {
 			const { phone } = parseUser(body.number, 'number');
-			services.store.numbers.set(phone, body.onNetwork, body.name);
-			return { number: phone, onNetwork: body.onNetwork, name: services.store.numbers.name(phone) ?? null };
+			services.store.numbers.set(user.id, phone, body.onNetwork, body.name);
+			return { number: phone, onNetwork: body.onNetwork, name: services.store.numbers.name(user.id, phone) ?? null };
 		},
 	}),
 

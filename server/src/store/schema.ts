@@ -407,4 +407,33 @@ export const migrations: string[] = [
 	ALTER TABLE app_passwords ADD COLUMN last_ip TEXT;
 	CREATE INDEX content_author ON content(author, type, status);
 	`,
+	// A shared sandbox (docs/decisions.md, "A shared sandbox: numbers have owners"): what the sandbox says
+	// about a number holds in the caller's world only (what was said before holds for every existing user),
+	// and `number_worlds` records whose world each number is in: the numbers devices paired with, and the
+	// contacts they talked to (read back here from the direct chats already stored).
+	`
+	CREATE TABLE network_numbers_by_user (
+		user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+		phone TEXT NOT NULL,
+		on_network INTEGER NOT NULL DEFAULT 1,
+		name TEXT,
+		PRIMARY KEY (user_id, phone)
+	);
+	INSERT INTO network_numbers_by_user SELECT users.id, n.phone, n.on_network, n.name FROM users, network_numbers n;
+	DROP TABLE network_numbers;
+	ALTER TABLE network_numbers_by_user RENAME TO network_numbers;
+
+	CREATE TABLE number_worlds (
+		phone TEXT NOT NULL,
+		user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+		device INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (phone, user_id)
+	);
+	INSERT OR IGNORE INTO number_worlds SELECT phone, user_id, 1 FROM devices WHERE phone IS NOT NULL;
+	INSERT OR IGNORE INTO number_worlds
+		SELECT DISTINCT substr(m.chatid, 1, instr(m.chatid, '@') - 1), d.user_id, 0
+		FROM messages m JOIN devices d ON d.id = m.device_id
+		WHERE m.is_group = 0 AND m.chatid LIKE '%@s.whatsapp.net'
+		AND NOT EXISTS (SELECT 1 FROM devices o WHERE o.phone = substr(m.chatid, 1, instr(m.chatid, '@') - 1));
+	`,
 ];
