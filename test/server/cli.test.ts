@@ -312,7 +312,7 @@ describe('users create', () => {
 	});
 
 	test('says which store it changed, and never makes one: a directory with no store is refused', async () => {
-		const made = await run(['users', 'create', 'kim', '--data', data]);
+		const made = await run(['users', 'create', 'kip', '--data', data]);
 		expect(made.stdout).toContain(`\n  (store: ${path.join(data, 'wdm.sqlite')})\n`);
 		const empty = tempDataDir();
 		const none = await run(['users', 'create', 'lou', '--data', empty]);
