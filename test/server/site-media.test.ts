@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import type { App } from '../../server/src/app';
 import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
 import { expectWpError, readReply, type Reply } from '../helpers/server';
@@ -56,6 +57,22 @@ function webp(width: number, height: number): Buffer {
 	body.writeUInt32LE((width - 1) | ((height - 1) << 14), 21);
 	return body;
 }
+
+/** WordPress's `image_meta` of an image without EXIF or IPTC. */
+const EMPTY_IMAGE_META = {
+	aperture: '0',
+	credit: '',
+	camera: '',
+	caption: '',
+	created_timestamp: '0',
+	copyright: '',
+	focal_length: '0',
+	iso: '0',
+	shutter_speed: '0',
+	title: '',
+	orientation: '0',
+	keywords: [],
+};
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
@@ -126,7 +143,7 @@ describe('upload', () => {
 			missing_image_sizes: [],
 			generated_slug: 'sunset-photo',
 		});
-		expect(media.media_details).toEqual({ width: 40, height: 30, filesize: data.length, file: expect.stringMatching(/\/Sunset-Photo\.png$/), sizes: {} });
+		expect(media.media_details).toEqual({ width: 40, height: 30, file: expect.stringMatching(/\/Sunset-Photo\.png$/), filesize: data.length, sizes: {}, image_meta: EMPTY_IMAGE_META });
 		expect(media.source_url).toMatch(new RegExp(`^${server.url}/wp-content/uploads/wdm/[^/]+/Sunset-Photo\\.png$`));
 		expect(media.guid).toEqual({ raw: media.source_url, rendered: media.source_url });
 		expect(media).not.toHaveProperty('content');
@@ -520,5 +537,143 @@ describe('index', () => {
 		expect(list).toHaveProperty('parent_exclude');
 		expect(collection.endpoints[1].args).toHaveProperty('alt_text');
 		expect(index.body.routes['/cms/v2/media/(?P<id>[^/]+)'].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+	});
+});
+
+describe('image sizes and metadata (WordPress 6.x)', () => {
+	/** A real image of one colour, made with sharp. */
+	const solid = (width: number, height: number, format: 'png' | 'jpeg') =>
+		sharp({ create: { width, height, channels: 3, background: '#3a7' } })[format]().toBuffer();
+
+	/** What the site serves at `url`, and the image's real size read back by decoding it. */
+	async function served(url: string) {
+		const res = await fetch(url);
+		const data = Buffer.from(await res.arrayBuffer());
+		const decoded = res.status === 200 ? await sharp(data).metadata() : undefined;
+		return { status: res.status, type: res.headers.get('content-type'), length: data.length, width: decoded?.width, height: decoded?.height };
+	}
+
+	/** An upload to either namespace (the raw body). */
+	async function uploadTo(namespace: 'cms/v2' | 'wp/v2', user: SiteUser, data: Buffer, name: string, type: string, query = '') {
+		const res = await readReply(
+			await fetch(`${server.url}/wp-json/${namespace}/media${query ? `?${query}` : ''}`, {
+				method: 'POST',
+				headers: { ...user.headers, 'content-type': type, 'content-disposition': `attachment; filename="${name}"` },
+				body: data,
+			}),
+		);
+		if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body)}`);
+		return res.body;
+	}
+
+	const sizeUrls = (media: { media_details: { sizes: Record<string, { source_url: string }> } }) => Object.values(media.media_details.sizes).map((s) => s.source_url);
+
+	test.each(['cms/v2', 'wp/v2'] as const)('%s: the default sizes smaller than the original are made, served beside it at their size', async (namespace) => {
+		const data = await solid(1600, 1200, 'png');
+		const media = await uploadTo(namespace, u.author, data, 'wide.png', 'image/png');
+		const { sizes, ...details } = media.media_details;
+		expect(details).toEqual({ width: 1600, height: 1200, file: expect.stringMatching(/\/wide\.png$/), filesize: data.length, image_meta: EMPTY_IMAGE_META });
+		// WordPress's defaults: thumbnail cropped to 150x150, the others fitted in their box; 2048x2048 is larger than the image.
+		const expected: Record<string, [number, number]> = {
+			medium: [300, 225],
+			large: [1024, 768],
+			thumbnail: [150, 150],
+			medium_large: [768, 576],
+			'1536x1536': [1536, 1152],
+			full: [1600, 1200],
+		};
+		expect(Object.keys(sizes).sort()).toEqual(Object.keys(expected).sort());
+		const folder = media.source_url.slice(0, media.source_url.lastIndexOf('/') + 1);
+		for (const [name, [width, height]] of Object.entries(expected)) {
+			const size = sizes[name];
+			const file = name === 'full' ? 'wide.png' : `wide-${width}x${height}.png`;
+			expect(size).toEqual({
+				file,
+				width,
+				height,
+				...(name === 'full' ? {} : { filesize: expect.any(Number) }),
+				mime_type: 'image/png',
+				source_url: `${folder}${file}`,
+			});
+			const got = await served(size.source_url);
+			expect(got).toEqual({ status: 200, type: 'image/png', length: name === 'full' ? data.length : size.filesize, width, height });
+		}
+		expect(sizes.full.source_url).toBe(media.source_url);
+		// Nothing is missing, and the item reads back the same in both namespaces.
+		const edit = (await cms.get(`/media/${media.id}`, u.author, { context: 'edit' })).body;
+		expect(edit.missing_image_sizes).toEqual([]);
+		expect(edit.media_details).toEqual(media.media_details);
+		const twin = await readReply(await fetch(`${server.url}/wp-json/${namespace === 'wp/v2' ? 'cms/v2' : 'wp/v2'}/media/${media.id}`));
+		expect(twin.body.media_details).toEqual(media.media_details);
+	});
+
+	test('a JPEG with EXIF: image_meta as WordPress reads it, its title and caption by default; the request wins', async () => {
+		const data = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#2a6' } })
+			.jpeg()
+			.withExif({
+				IFD0: { Model: 'Testcam X100', Artist: 'Ada Lovelace', Copyright: '(c) Ada', ImageDescription: 'Green field' },
+				IFD2: { FNumber: '28/10', ExposureTime: '1/250', ISOSpeedRatings: '200', FocalLength: '50/1', DateTimeDigitized: '2024:01:02 03:04:05' },
+			})
+			.toBuffer();
+		const media = await uploadTo('wp/v2', u.editor, data, 'field.jpg', 'image/jpeg');
+		expect(media.media_details.image_meta).toEqual({
+			aperture: '2.8',
+			credit: 'Ada Lovelace',
+			camera: 'Testcam X100',
+			caption: 'Green field',
+			created_timestamp: String(Date.UTC(2024, 0, 2, 3, 4, 5) / 1000),
+			copyright: '(c) Ada',
+			focal_length: '50',
+			iso: '200',
+			shutter_speed: '0.004',
+			title: 'Green field',
+			orientation: '1',
+			keywords: [],
+		});
+		expect(media).toMatchObject({ title: { raw: 'Green field' }, caption: { raw: 'Green field' } });
+		expect(Object.keys(media.media_details.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
+		expect(await served(media.media_details.sizes.medium.source_url)).toMatchObject({ status: 200, type: 'image/jpeg', width: 300, height: 225 });
+		const given = await uploadTo('cms/v2', u.editor, data, 'field.jpg', 'image/jpeg', 'title=Mine&caption=Said+so');
+		expect(given).toMatchObject({ title: { raw: 'Mine' }, caption: { raw: 'Said so' } });
+	});
+
+	test('an image that cannot be decoded keeps its header size; the sizes WordPress would make are missing', async () => {
+		const media = await upload(u.admin, png(400, 300));
+		expect(media.media_details).toMatchObject({ width: 400, height: 300, sizes: {} });
+		expect(media.missing_image_sizes).toEqual(['medium', 'thumbnail']);
+		expect((await cms.get(`/media/${media.id}`, u.anonymous)).body).not.toHaveProperty('missing_image_sizes');
+	});
+
+	test('any other file: media_details is its size only', async () => {
+		const media = await upload(u.admin, PDF, { name: 'sheet.pdf', type: 'application/pdf' });
+		expect(media.media_details).toEqual({ filesize: PDF.length, sizes: {} });
+		expect(media.missing_image_sizes).toEqual([]);
+	});
+
+	test.each(['cms/v2', 'wp/v2'] as const)('%s: deleting the item deletes every size; who may delete it decides', async (namespace) => {
+		const media = await uploadTo(namespace, u.author, await solid(800, 600, 'jpeg'), 'gone.jpg', 'image/jpeg');
+		const urls = sizeUrls(media);
+		expect(urls).toHaveLength(4);
+		const files = () => server.services.store.db.prepare('SELECT count(*) AS n FROM attachment_sizes WHERE content_id = ?').get(media.id) as { n: number };
+		expect(files().n).toBe(3);
+		const remove = async (user: SiteUser) =>
+			readReply(await fetch(`${server.url}/wp-json/${namespace}/media/${media.id}?force=true`, { method: 'DELETE', headers: user.headers }));
+		expect((await remove(u.contributor)).status).toBe(403);
+		expect((await remove(u.author2)).status).toBe(403);
+		for (const url of urls) expect((await served(url)).status).toBe(200);
+		const gone = await remove(u.editor);
+		expect(gone.status).toBe(200);
+		expect(gone.body.previous.media_details.sizes).toEqual(media.media_details.sizes);
+		expect(gone.body.previous).not.toHaveProperty('_links');
+		for (const url of urls) expect((await served(url)).status).toBe(404);
+		expect(files().n).toBe(0);
+	});
+
+	test('a user deleted with their content takes the files of their images along', async () => {
+		const media = await upload(u.author2, await solid(400, 400, 'png'), { name: 'owned.png' });
+		const urls = sizeUrls(media);
+		expect(urls.length).toBeGreaterThan(1);
+		server.services.store.db.prepare('DELETE FROM content WHERE id = ?').run(media.id);
+		for (const url of urls) expect((await served(url)).status).toBe(404);
 	});
 });

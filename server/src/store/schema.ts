@@ -385,4 +385,18 @@ export const migrations: string[] = [
 	CREATE INDEX comments_author ON comments(author, date_gmt);
 	CREATE INDEX comments_status_date ON comments(status, date_gmt);
 	`,
+	// The resized copies of a site image (WordPress's intermediate sizes: thumbnail, medium, ...), each a
+	// stored file served beside the original; they go with the attachment, whoever deletes it.
+	`
+	CREATE TABLE attachment_sizes (
+		content_id INTEGER NOT NULL REFERENCES attachments(content_id) ON DELETE CASCADE,
+		name TEXT NOT NULL,
+		file_id TEXT NOT NULL REFERENCES files(id),
+		PRIMARY KEY (content_id, name)
+	) WITHOUT ROWID;
+	CREATE INDEX attachment_sizes_file ON attachment_sizes(file_id);
+	CREATE TRIGGER attachment_sizes_file_gone AFTER DELETE ON attachment_sizes BEGIN
+		DELETE FROM files WHERE id = OLD.file_id AND NOT EXISTS (SELECT 1 FROM attachment_sizes WHERE file_id = OLD.file_id);
+	END;
+	`,
 ];

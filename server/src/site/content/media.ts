@@ -8,7 +8,7 @@ import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
-import { imageSize } from './image-size';
+import { fileDetails, missingSizes, type StoredDetails } from './media-details';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
@@ -142,10 +142,10 @@ function checkFileType(user: UserRow | null, upload: Upload) {
 	}
 }
 
-/** `media_details`: the image's size read from its header, and the file's size. */
-function mediaDetails(upload: Upload) {
-	const size = upload.mimeType.startsWith('image/') ? imageSize(upload.data) : undefined;
-	return { ...size, filesize: upload.data.length };
+/** The image's own title, unless it is only a number (WordPress keeps file names such as `IMG_0001` then). */
+function metaTitle(details: StoredDetails): string | undefined {
+	const title = details.image_meta?.title.trim();
+	return title && !/^[\d.-]+$/.test(title) ? title : undefined;
 }
 
 /** WordPress's default title: the file name without its extension. */
@@ -204,6 +204,25 @@ const MEDIA_FIELDS: ContextTable = {
 	missing_image_sizes: EDIT,
 };
 
+/**
+ * `media_details` as WordPress answers them: the stored metadata, for an image with its `file` (the path
+ * below the uploads folder, as `source_url` ends) and each size's `source_url` (served beside the
+ * original), then the original as `full` when there are sizes; `sizes` is `{}` otherwise.
+ */
+function answerDetails(baseUrl: string, fileId: string, fileName: string, mimeType: string, stored: StoredDetails) {
+	const { width, height, filesize, sizes: made = {}, image_meta } = stored;
+	const image = width !== undefined && height !== undefined;
+	const entries = Object.entries(made);
+	const sizes: Record<string, unknown> = Object.fromEntries(entries.map(([name, size]) => [name, { ...size, source_url: fileUrl(baseUrl, fileId, size.file) }]));
+	if (image && entries.length) sizes.full = { file: fileName, width, height, mime_type: mimeType, source_url: fileUrl(baseUrl, fileId, fileName) };
+	return {
+		...(image ? { width, height, file: `wdm/${fileId}/${fileName}` } : {}),
+		filesize,
+		sizes,
+		...(image_meta ? { image_meta } : {}),
+	};
+}
+
 /** A media item as the routes answer it, in the env's context. */
 export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown> {
 	const { services } = env;
@@ -212,11 +231,16 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 	const actionsShown = env.context === 'edit';
 	const attachment = services.store.attachments.get(row.id);
 	const source = attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : null;
-	const details = attachment ? (JSON.parse(attachment.details) as Record<string, unknown>) : {};
+	const details = attachment ? (JSON.parse(attachment.details) as StoredDetails) : undefined;
 	const parent = row.parent ? services.store.content.get(row.parent) : undefined;
 	const parentDef = parent && PARENT_TYPES.find((d) => d.type === parent.type);
 	const { curies, ...all } = post._links as Record<string, unknown>;
-	const links = Object.fromEntries(Object.entries(all).filter(([rel]) => actionsShown || !rel.startsWith('wp:action-')));
+	const links: Record<string, unknown> = Object.fromEntries(Object.entries(all).filter(([rel]) => actionsShown || !rel.startsWith('wp:action-')));
+	if (parent && parentDef) {
+		links['wp:attached-to'] = [{ embeddable: true, href: itemUrl(services, parentDef, parent.id), post_type: parent.type, id: parent.id }];
+	}
+	// As WordPress compacts them: the `wp` curie only beside a `wp:` link.
+	if (Object.keys(links).some((rel) => rel.startsWith('wp:'))) links.curies = curies;
 	const full: Record<string, unknown> = {
 		...Object.fromEntries(SHARED.map((key) => [key, post[key]])),
 		guid: { rendered: source, raw: source },
@@ -226,17 +250,11 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 		// WordPress's response field says image or not; the `media_type` filter takes the MIME kinds.
 		media_type: row.mime_type.startsWith('image/') ? 'image' : 'file',
 		mime_type: row.mime_type,
-		media_details: attachment ? { ...details, file: `wdm/${attachment.file_id}/${attachment.file_name}`, sizes: {} } : {},
+		media_details: attachment && details ? answerDetails(services.baseUrl, attachment.file_id, attachment.file_name, row.mime_type, details) : {},
 		post: row.parent || null,
 		source_url: source,
-		missing_image_sizes: [],
-		_links: {
-			...links,
-			...(parent && parentDef
-				? { 'wp:attached-to': [{ embeddable: true, href: itemUrl(services, parentDef, parent.id), post_type: parent.type, id: parent.id }] }
-				: {}),
-			curies,
-		},
+		missing_image_sizes: details ? missingSizes(details) : [],
+		_links: links,
 	};
 	return inContext(full, MEDIA_FIELDS, env.context);
 }
@@ -304,7 +322,7 @@ export const mediaRoutes: Route[] = [
 			'Upload a file (201, Location): the raw body with its Content-Type and Content-Disposition: attachment; filename=..., ' +
 			'or multipart/form-data with the file in `file`; the other fields in the query string or the form',
 		query: uploadFields,
-		handler: ({ services, siteUser: user, request, reply }) => {
+		handler: async ({ services, siteUser: user, request, reply }) => {
 			const { fields, file } = readUpload(request);
 			const input = { ...(request.query as object), ...fields };
 			const parsed = uploadFields.safeParse(input, builtInIssues);
@@ -314,24 +332,29 @@ export const mediaRoutes: Route[] = [
 			checkUpload(env, body);
 			const upload = file();
 			checkFileType(user, upload);
+			// Sizes and metadata first (sharp works off the event loop), then everything is written at once.
+			const { details, copies } = await fileDetails(upload.data, upload.fileName, upload.mimeType);
 			const { store } = services;
 			const row = store.tx(() => {
+				// Checked again: the attached post may have changed while the image was resized.
+				checkUpload(env, body);
 				const stored = store.files.insert({ mimetype: upload.mimeType, file_name: upload.fileName, data: upload.data });
 				const item: ItemBody = {
 					...asItemBody(body),
-					title: body.title || titleOf(upload.originalName) || titleOf(upload.fileName),
+					// As WordPress: the image's own title and caption (IPTC, EXIF) unless the request gives them.
+					title: body.title || metaTitle(details) || titleOf(upload.originalName) || titleOf(upload.fileName),
+					excerpt: body.caption || details.image_meta?.caption || undefined,
 					status: (storedStatus(body.status) ?? 'inherit') as ItemBody['status'],
 					// Attachments take comments but no pings (WordPress's defaults for the type).
 					ping_status: body.ping_status ?? 'closed',
 				};
 				const written = writeItem(env, undefined, item, { revision: false });
 				const saved = store.content.save({ ...written, mime_type: upload.mimeType, parent: body.post ?? 0 });
-				store.attachments.insert({
-					content_id: saved.id,
-					file_id: stored.id,
-					alt_text: textField(body.alt_text ?? ''),
-					details: JSON.stringify(mediaDetails(upload)),
-				});
+				store.attachments.insert({ content_id: saved.id, file_id: stored.id, alt_text: textField(body.alt_text ?? ''), details: JSON.stringify(details) });
+				for (const copy of copies) {
+					const copyFile = store.files.insert({ mimetype: copy.mimeType, file_name: copy.fileName, data: copy.data });
+					store.attachments.addSize(saved.id, copy.name, copyFile.id);
+				}
 				return saved;
 			});
 			reply.code(201).header('Location', itemUrl(services, MEDIA, row.id)).header('X-WP-Upload-Attachment-ID', String(row.id));
@@ -376,7 +399,8 @@ export const mediaRoutes: Route[] = [
 			const view = viewEnv(services, user, MEDIA, 'edit');
 			return services.store.tx(() => {
 				const row = getItem(services, MEDIA, id);
-				const previous = mediaView(view, row);
+				// WordPress's `previous` is the item's data without its links.
+				const { _links: _gone, ...previous } = mediaView(view, row);
 				deleteItem(env, row, query.force || body.force === true);
 				return { deleted: true, previous };
 			});

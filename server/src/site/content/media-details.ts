@@ -1,0 +1,295 @@
+import exifr from 'exifr';
+import sharp, { type Sharp } from 'sharp';
+import { imageSize } from './image-size';
+
+/**
+ * `media_details` as WordPress's `wp_generate_attachment_metadata` makes them: for an image its size,
+ * its resized copies (`wp_create_image_subsizes`, made here with sharp) and what its EXIF and IPTC say
+ * (`wp_read_image_metadata`); for any other file its size in bytes.
+ */
+
+/** A registered image size: WordPress's defaults, in the order it makes them (medium and large first). */
+export interface ImageSize {
+	name: string;
+	width: number;
+	height: number;
+	crop: boolean;
+}
+
+/** WordPress 6.x's default sizes (`thumbnail` cropped, the others fitted in their box; 0 is no limit). */
+export const IMAGE_SIZES: ImageSize[] = [
+	{ name: 'medium', width: 300, height: 300, crop: false },
+	{ name: 'large', width: 1024, height: 1024, crop: false },
+	{ name: 'thumbnail', width: 150, height: 150, crop: true },
+	{ name: 'medium_large', width: 768, height: 0, crop: false },
+	{ name: '1536x1536', width: 1536, height: 1536, crop: false },
+	{ name: '2048x2048', width: 2048, height: 2048, crop: false },
+];
+
+/** The image types WordPress resizes (`file_is_displayable_image` with its GD editor) and sharp writes back. */
+const RESIZABLE: Record<string, (image: Sharp) => Sharp> = {
+	'image/jpeg': (image) => image.jpeg({ quality: 82 }),
+	'image/png': (image) => image.png(),
+	'image/gif': (image) => image.gif(),
+	'image/webp': (image) => image.webp({ quality: 86 }),
+};
+
+/** Whether WordPress treats a file of this type as an image with sizes and `image_meta`. */
+export const isSizedImage = (mimeType: string) => mimeType in RESIZABLE;
+
+/** WordPress's `image_meta`: every value a string (it passes them through kses), `keywords` a list. */
+export interface ImageMeta {
+	aperture: string;
+	credit: string;
+	camera: string;
+	caption: string;
+	created_timestamp: string;
+	copyright: string;
+	focal_length: string;
+	iso: string;
+	shutter_speed: string;
+	title: string;
+	orientation: string;
+	keywords: string[];
+}
+
+/** One resized copy as the metadata keeps it (`source_url` is added when answering). */
+export interface SizeDetails {
+	file: string;
+	width: number;
+	height: number;
+	filesize: number;
+	mime_type: string;
+}
+
+/** The stored metadata (WordPress's `_wp_attachment_metadata`); `file` is added when answering. */
+export interface StoredDetails {
+	width?: number;
+	height?: number;
+	filesize: number;
+	sizes?: Record<string, SizeDetails>;
+	image_meta?: ImageMeta;
+}
+
+/** A resized copy to store beside the original. */
+export interface ImageCopy {
+	name: string;
+	fileName: string;
+	mimeType: string;
+	width: number;
+	height: number;
+	data: Buffer;
+}
+
+/** The box a size is cut from and the size it is scaled to (`image_resize_dimensions`). */
+interface Resize {
+	left: number;
+	top: number;
+	cropWidth: number;
+	cropHeight: number;
+	width: number;
+	height: number;
+}
+
+/**
+ * Fits `width` x `height` into a box (0: no limit on that side) keeping the aspect ratio, rounding as
+ * WordPress's `wp_constrain_dimensions` does (the snug ratio when it fits, and one pixel short rounded up).
+ */
+export function constrain(width: number, height: number, maxWidth: number, maxHeight: number): [number, number] {
+	if (!maxWidth && !maxHeight) return [width, height];
+	const widthRatio = maxWidth > 0 && width > maxWidth ? maxWidth / width : 1;
+	const heightRatio = maxHeight > 0 && height > maxHeight ? maxHeight / height : 1;
+	const smaller = Math.min(widthRatio, heightRatio);
+	const larger = Math.max(widthRatio, heightRatio);
+	const ratio = Math.round(width * larger) > maxWidth || Math.round(height * larger) > maxHeight ? smaller : larger;
+	let w = Math.max(1, Math.round(width * ratio));
+	let h = Math.max(1, Math.round(height * ratio));
+	if (widthRatio < 1 && w === maxWidth - 1) w = maxWidth;
+	if (heightRatio < 1 && h === maxHeight - 1) h = maxHeight;
+	return [w, h];
+}
+
+/**
+ * How an image of `width` x `height` is made into `size`, or undefined when WordPress makes no such copy:
+ * the image is smaller than the size, or the copy would be (within a pixel) the original's size.
+ * A cropped size is cut from the middle at the size's aspect ratio; the others are fitted in their box.
+ */
+export function resizeFor(width: number, height: number, size: ImageSize): Resize | undefined {
+	if (width <= 0 || height <= 0 || (size.width <= 0 && size.height <= 0)) return undefined;
+	const tooSmall = !size.height ? width < size.width : !size.width ? height < size.height : width < size.width && height < size.height;
+	if (tooSmall) return undefined;
+	let resize: Resize;
+	if (size.crop) {
+		let w = Math.min(size.width, width);
+		let h = Math.min(size.height, height);
+		if (!w) w = Math.round(h * (width / height));
+		if (!h) h = Math.round(w / (width / height));
+		const scale = Math.max(w / width, h / height);
+		const cropWidth = Math.round(w / scale);
+		const cropHeight = Math.round(h / scale);
+		resize = { left: Math.floor((width - cropWidth) / 2), top: Math.floor((height - cropHeight) / 2), cropWidth, cropHeight, width: w, height: h };
+	} else {
+		const [w, h] = constrain(width, height, size.width, size.height);
+		resize = { left: 0, top: 0, cropWidth: width, cropHeight: height, width: w, height: h };
+	}
+	if (Math.abs(resize.width - width) <= 1 && Math.abs(resize.height - height) <= 1) return undefined;
+	return resize;
+}
+
+/** The sizes WordPress would make for an image of this size and has not (`wp_get_missing_image_subsizes`). */
+export function missingSizes(details: StoredDetails): string[] {
+	if (!details.width || !details.height) return [];
+	return IMAGE_SIZES.filter((size) => resizeFor(details.width!, details.height!, size) && !details.sizes?.[size.name]).map((s) => s.name);
+}
+
+/** `photo.jpg` at 150x150 is `photo-150x150.jpg`, beside it (WordPress's `generate_filename`). */
+const copyName = (fileName: string, width: number, height: number) => {
+	const dot = fileName.lastIndexOf('.');
+	return dot > 0 ? `${fileName.slice(0, dot)}-${width}x${height}${fileName.slice(dot)}` : `${fileName}-${width}x${height}`;
+};
+
+const EMPTY_META: ImageMeta = {
+	aperture: '0',
+	credit: '',
+	camera: '',
+	caption: '',
+	created_timestamp: '0',
+	copyright: '',
+	focal_length: '0',
+	iso: '0',
+	shutter_speed: '0',
+	title: '',
+	orientation: '0',
+	keywords: [],
+};
+
+/** A number as PHP prints a float (14 significant digits: 1/3 is `0.33333333333333`). */
+const phpNumber = (n: number) => String(Number(n.toPrecision(14)));
+const text = (value: unknown): string => (typeof value === 'string' ? value.replace(/\0+$/, '').trim() : typeof value === 'number' ? String(value) : '');
+const first = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
+/** EXIF dates (`2024:01:02 03:04:05`) and IPTC ones (`20240102`, `030405+0100`) as Unix seconds, read as UTC like WordPress. */
+function timestamp(date: string, time = '00:00:00'): number | undefined {
+	const d = date.replace(/\D/g, '');
+	const t = time.replace(/[+-]\d{2}:?\d{2}$/, '').replace(/\D/g, '').padEnd(6, '0');
+	if (d.length < 8) return undefined;
+	const ms = Date.UTC(+d.slice(0, 4), +d.slice(4, 6) - 1, +d.slice(6, 8), +t.slice(0, 2), +t.slice(2, 4), +t.slice(4, 6));
+	return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+}
+/** Tags and other markup dropped from a read text, as WordPress's kses does for what it cannot allow. */
+const plain = (value: string) => value.replace(/<[^>]*>/g, '');
+
+/**
+ * WordPress's `wp_read_image_metadata`: IPTC first (headline or object name as title, caption, credit
+ * or byline, creation date and time, copyright, keywords), then EXIF for what is still empty, read from
+ * JPEG and TIFF files only, as WordPress does. Unreadable metadata leaves the empty defaults.
+ */
+export async function readImageMeta(data: Buffer, mimeType: string): Promise<ImageMeta> {
+	const meta: ImageMeta = { ...EMPTY_META, keywords: [] };
+	if (mimeType !== 'image/jpeg' && mimeType !== 'image/tiff') return meta;
+	let read: Record<string, Record<number, unknown>> | undefined;
+	try {
+		read = await exifr.parse(data, {
+			tiff: true,
+			exif: true,
+			iptc: true,
+			xmp: false,
+			icc: false,
+			jfif: false,
+			ihdr: false,
+			gps: false,
+			interop: false,
+			mergeOutput: false,
+			translateKeys: false,
+			translateValues: false,
+			reviveValues: false,
+		});
+	} catch {
+		return meta;
+	}
+	const iptc = read?.iptc ?? {};
+	const ifd0 = read?.ifd0 ?? {};
+	const exif = read?.exif ?? {};
+	// IPTC (record 2): 105 headline, 5 object name, 120 caption, 110 credit, 80 byline, 55/60 date and time, 116 copyright, 25 keywords.
+	meta.title = text(first(iptc[105])) || text(first(iptc[5]));
+	const caption = text(first(iptc[120]));
+	if (caption) {
+		if (!meta.title && Buffer.byteLength(caption) < 80) meta.title = caption;
+		meta.caption = caption;
+	}
+	meta.credit = text(first(iptc[110])) || text(first(iptc[80]));
+	const created = iptc[55] && iptc[60] ? timestamp(text(first(iptc[55])), text(first(iptc[60]))) : undefined;
+	if (created !== undefined) meta.created_timestamp = String(created);
+	meta.copyright = text(first(iptc[116]));
+	if (iptc[25] !== undefined) meta.keywords = (Array.isArray(iptc[25]) ? iptc[25] : [iptc[25]]).map(text);
+	// EXIF: 270 description, 315 artist, 33432 copyright, 272 model, 274 orientation (IFD0); 33437 f-number,
+	// 36868 digitized date, 37386 focal length, 34855 ISO, 33434 exposure time, 37510 user comment (Exif IFD).
+	const description = text(ifd0[270]);
+	if (description) {
+		if (!meta.title && Buffer.byteLength(description) < 80) meta.title = description;
+		if (!meta.caption) meta.caption = text(exif[37510]) || description;
+	}
+	if (!meta.credit) meta.credit = text(ifd0[315]);
+	if (!meta.copyright) meta.copyright = text(ifd0[33432]);
+	const fNumber = Number(exif[33437]);
+	if (fNumber) meta.aperture = phpNumber(Math.round(fNumber * 100) / 100);
+	if (text(ifd0[272])) meta.camera = text(ifd0[272]);
+	if (meta.created_timestamp === '0' && typeof exif[36868] === 'string') {
+		const digitized = exif[36868].split(' ');
+		const ts = timestamp(digitized[0], digitized[1]);
+		if (ts !== undefined) meta.created_timestamp = String(ts);
+	}
+	const focal = Number(exif[37386]);
+	if (focal) meta.focal_length = phpNumber(focal);
+	const iso = first(exif[34855]);
+	if (iso) meta.iso = text(iso);
+	const exposure = Number(exif[33434]);
+	if (exposure) meta.shutter_speed = phpNumber(exposure);
+	if (ifd0[274]) meta.orientation = text(ifd0[274]);
+	for (const key of ['title', 'caption', 'credit', 'copyright', 'camera'] as const) meta[key] = plain(meta[key]);
+	meta.keywords = meta.keywords.map(plain);
+	return meta;
+}
+
+/** The image's size: decoded by sharp, else read from its header (an image sharp cannot decode still has one). */
+async function dimensions(data: Buffer): Promise<{ width: number; height: number } | undefined> {
+	try {
+		const { width, height } = await sharp(data).metadata();
+		if (width && height) return { width, height };
+	} catch {
+		// Not decodable: the header may still say its size.
+	}
+	return imageSize(data);
+}
+
+/** The resized copies WordPress makes of an image; none when it cannot be decoded (they are then missing sizes). */
+async function makeCopies(data: Buffer, fileName: string, mimeType: string, width: number, height: number): Promise<ImageCopy[]> {
+	const copies: ImageCopy[] = [];
+	for (const size of IMAGE_SIZES) {
+		const resize = resizeFor(width, height, size);
+		if (!resize) continue;
+		try {
+			const image = sharp(data, { pages: 1 })
+				.extract({ left: resize.left, top: resize.top, width: resize.cropWidth, height: resize.cropHeight })
+				.resize(resize.width, resize.height, { fit: 'fill' });
+			const out = await RESIZABLE[mimeType](image).toBuffer();
+			copies.push({ name: size.name, fileName: copyName(fileName, resize.width, resize.height), mimeType, width: resize.width, height: resize.height, data: out });
+		} catch {
+			return [];
+		}
+	}
+	return copies;
+}
+
+/**
+ * The metadata of an uploaded file and the copies to store with it: for an image WordPress resizes,
+ * `width`, `height`, `filesize`, `sizes` (each copy's name, size and type) and `image_meta`; for
+ * anything else `filesize` (what WordPress keeps when it reads nothing more from the file).
+ */
+export async function fileDetails(data: Buffer, fileName: string, mimeType: string): Promise<{ details: StoredDetails; copies: ImageCopy[] }> {
+	const size = isSizedImage(mimeType) ? await dimensions(data) : undefined;
+	if (!size) return { details: { filesize: data.length }, copies: [] };
+	const copies = await makeCopies(data, fileName, mimeType, size.width, size.height);
+	const sizes: Record<string, SizeDetails> = {};
+	for (const copy of copies) sizes[copy.name] = { file: copy.fileName, width: copy.width, height: copy.height, filesize: copy.data.length, mime_type: copy.mimeType };
+	return { details: { ...size, filesize: data.length, sizes, image_meta: await readImageMeta(data, mimeType) }, copies };
+}
