@@ -161,7 +161,7 @@ describe('upload', () => {
 
 	test('an uploaded HTML page or SVG image is served as a download, sandboxed, never sniffed', async () => {
 		const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
-		for (const [name, type] of [['page.html', 'text/html'], ['logo.svg', 'image/svg+xml'], ['app.js', 'text/javascript']]) {
+		for (const [name, type] of [['page.html', 'text/html'], ['logo.png', 'image/svg+xml'], ['app.js', 'text/javascript']]) {
 			const media = await upload(u.admin, svg, { name, type });
 			const file = await fetch(media.source_url);
 			expect(file.status).toBe(200);
@@ -342,10 +342,10 @@ describe('upload errors', () => {
 		expect(form.body.data.params).toHaveProperty('comment_status');
 	});
 
-	test('post: must exist (400), be a post or page (400), and be editable by the uploader (403)', async () => {
+	test('post: must be a post or page (400), editable by the uploader (403; no one may edit one that does not exist)', async () => {
 		const missing = await uploadRaw(u.admin, png(1, 1), { query: 'post=999999' });
-		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { post: expect.stringContaining('999999') } } });
+		expect(missing.status).toBe(403);
+		expect(missing.body).toMatchObject({ code: 'rest_cannot_edit', message: 'Sorry, you are not allowed to upload media to this post.' });
 		const media = await upload(u.admin, png(1, 1));
 		const onMedia = await uploadRaw(u.admin, png(1, 1), { query: `post=${media.id}` });
 		expect(onMedia.body).toMatchObject({ code: 'rest_invalid_param', message: 'Invalid parent type.' });
@@ -357,12 +357,22 @@ describe('upload errors', () => {
 		expect((await uploadRaw(u.author, png(1, 1), { query: `post=${own.id}` })).status).toBe(201);
 	});
 
-	test('pages and scripts only from users with unfiltered_html; others may upload them as plain data', async () => {
+	test('pages and scripts only from users with unfiltered_html; file types WordPress does not take from nobody', async () => {
 		const html = '<script>alert(1)</script>';
-		const author = await uploadRaw(u.author, html, { type: 'text/html', name: 'x.html' });
-		expect(author.status).toBe(400);
-		expect(author.body).toMatchObject({ code: 'rest_upload_sideload_error', message: expect.stringContaining('text/html') });
+		const refused = { code: 'rest_upload_sideload_error', message: 'Sorry, you are not allowed to upload this file type.', data: { status: 500 } };
+		for (const [name, type] of [['x.html', 'text/html'], ['x.js', 'text/javascript'], ['x.txt', 'text/html']]) {
+			const author = await uploadRaw(u.author, html, { type, name });
+			expect(author.status).toBe(500);
+			expect(author.body).toMatchObject(refused);
+		}
 		expect((await uploadRaw(u.editor, html, { type: 'text/html', name: 'x.html' })).status).toBe(201);
+		// Not in WordPress's list (no SVG, no programs, unknown extensions), whoever uploads.
+		for (const [name, type] of [['logo.svg', 'image/svg+xml'], ['setup.exe', 'application/x-msdownload'], ['tool.xyz', 'application/octet-stream']]) {
+			const admin = await uploadRaw(u.admin, html, { type, name });
+			expect(admin.status).toBe(500);
+			expect(admin.body).toMatchObject(refused);
+		}
+		expect((await cms.get('/media', u.admin, { search: 'setup' })).body).toEqual([]);
 	});
 
 	test('a body over the limit is a 413; other routes still take JSON only', async () => {
@@ -476,7 +486,11 @@ describe('update', () => {
 		expect(other.body.code).toBe('rest_cannot_edit');
 		expect((await cms.post(`/media/${media.id}`, u.anonymous, { title: 'x' })).status).toBe(401);
 		expect((await cms.post(`/media/${media.id}`, u.editor, { title: 'By the editor' })).status).toBe(200);
-		expect((await cms.post(`/media/${media.id}`, u.author, { post: 999999 })).body.code).toBe('rest_invalid_param');
+		// An unknown post is stored as given (WordPress checks only the parent's type on update).
+		const unknown = await cms.post(`/media/${media.id}`, u.author, { post: 999999 });
+		expect(unknown.body).toMatchObject({ post: 999999 });
+		expect((await stored(media.id)).post).toBe(999999);
+		expect((await cms.get(`/media/${media.id}`, u.anonymous)).status).toBe(200);
 		expect((await cms.post(`/media/${media.id}`, u.author, { alt_text: 5 })).body.data.params).toHaveProperty('alt_text');
 		expect((await cms.post('/media/999999', u.admin, { title: 'x' })).status).toBe(404);
 	});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest, builtInIssues, invalidParams } from '../../http/errors';
+import { ApiError, badRequest, builtInIssues, invalidParams } from '../../http/errors';
 import { phpQuery } from '../../http/query';
 import { type Method, type Route, route } from '../../http/route';
 import { fileUrl } from '../../gateway/views';
@@ -111,10 +111,15 @@ function asItemBody(body: MediaBody): ItemBody {
 	return { ...rest, content: description, excerpt: caption, status: storedStatus(status) as ItemBody['status'] };
 }
 
-/** The post or page a media item is attached to (`post`): it must exist, be one, and be editable by the caller. */
-function checkAttachTo(env: WriteEnv, id: number) {
+/** The post or page a media item is attached to (`post`): it must be one, and be editable by the caller. */
+function checkAttachTo(env: WriteEnv, id: number, uploading: boolean) {
 	const parent = env.services.store.content.get(id);
-	if (!parent) throw invalidParam('post', `post must be the id of an existing post or page; ${id} is none`);
+	if (!parent) {
+		// As WordPress: no one may edit a post that does not exist, so an upload to it is refused; an
+		// update stores the id as given (the item reads as unattached until such a post exists).
+		if (uploading) throw denied(env.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
+		return;
+	}
 	const def = PARENT_TYPES.find((d) => d.type === parent.type);
 	if (!def) throw badRequest('Invalid parent type.', 'rest_invalid_param');
 	if (!canEdit(env.user, def, parent)) throw denied(env.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
@@ -127,7 +132,7 @@ function checkUpload(env: WriteEnv, body: MediaBody) {
 	if (body.author && body.author !== user?.id && !can(user, MEDIA.caps.edit_others_posts)) {
 		throw denied(user, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.');
 	}
-	if (body.post) checkAttachTo(env, body.post);
+	if (body.post) checkAttachTo(env, body.post, true);
 }
 
 /**
@@ -136,9 +141,30 @@ function checkUpload(env: WriteEnv, body: MediaBody) {
  */
 const ACTIVE_TYPES = new Set(['text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/javascript', 'application/javascript', 'application/x-javascript', 'text/xml', 'application/xml']);
 
+/** The file extensions WordPress 6.x takes (`get_allowed_mime_types`: no `exe`, no `swf`, no SVG). */
+const ALLOWED_EXTENSIONS = new Set(
+	(
+		'jpg jpeg jpe gif png bmp tiff tif webp ico heic asf asx wmv wmx wm avi divx flv mov qt mpeg mpg mpe mp4 m4v ogv webm mkv ' +
+		'3gp 3gpp 3g2 3gp2 txt asc c cc h srt csv tsv ics rtx css vtt dfxp mp3 m4a m4b aac ra ram wav ogg oga flac mid midi wma wax ' +
+		'mka rtf pdf class tar zip gz gzip rar 7z psd xcf doc pot pps ppt wri xla xls xlt xlw mdb mpp docx docm dotx dotm xlsx xlsm ' +
+		'xlsb xltx xltm xlam pptx pptm ppsx ppsm potx potm ppam sldx sldm onetoc onetoc2 onetmp onepkg oxps xps odt odp ods odg odc ' +
+		'odb odf wp wpd key numbers pages'
+	).split(' '),
+);
+/** Pages and scripts: only for users with `unfiltered_html`, as WordPress. */
+const UNFILTERED_EXTENSIONS = new Set(['htm', 'html', 'js']);
+
+/**
+ * WordPress's `wp_check_filetype_and_ext` as the upload sees it: the file's extension must be one
+ * WordPress takes, and active content (by extension or type) needs `unfiltered_html`. WordPress
+ * answers 500 `rest_upload_sideload_error` here.
+ */
 function checkFileType(user: UserRow | null, upload: Upload) {
-	if (ACTIVE_TYPES.has(upload.mimeType) && !can(user, 'unfiltered_html')) {
-		throw badRequest(`Sorry, you are not allowed to upload this file type (${upload.mimeType}).`, 'rest_upload_sideload_error');
+	const ext = /\.([^.]+)$/.exec(upload.fileName)?.[1].toLowerCase() ?? '';
+	const unfiltered = can(user, 'unfiltered_html');
+	const allowed = ALLOWED_EXTENSIONS.has(ext) || (UNFILTERED_EXTENSIONS.has(ext) && unfiltered);
+	if (!allowed || (ACTIVE_TYPES.has(upload.mimeType) && !unfiltered)) {
+		throw new ApiError(500, 'Sorry, you are not allowed to upload this file type.', 'rest_upload_sideload_error');
 	}
 }
 
@@ -278,7 +304,7 @@ const update = (method: Method) =>
 				const before = getItem(services, MEDIA, id);
 				const item = asItemBody(body);
 				checkUpdate(env, before, item);
-				if (body.post) checkAttachTo(env, body.post);
+				if (body.post) checkAttachTo(env, body.post, false);
 				let saved = writeItem(env, before, item, { revision: false });
 				if (body.post !== undefined) saved = store.content.save({ ...saved, parent: body.post });
 				if (body.alt_text !== undefined) store.attachments.setAltText(id, textField(body.alt_text));
