@@ -15,7 +15,7 @@ import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
 import { ALL, alternateLink, collectionUrl, type ContextTable, contentView, EDIT, inContext, itemUrl, POST_FIELDS, rawRendered, VIEW_EDIT, type ViewEnv, viewEnv } from './views';
-import { checkUpdate, contentEnv, deleteItem, getItem, invalidParam, type WriteEnv, writeItem } from './write';
+import { checkUpdate, contentEnv, deleteItem, getItem, type WriteEnv, writeItem } from './write';
 
 /**
  * `cms/v2/media`: WordPress's attachments controller over the content model. A media item is a content
