@@ -651,6 +651,45 @@ describe('image sizes and metadata (WordPress 6.x)', () => {
 		expect(given).toMatchObject({ title: { raw: 'Mine' }, caption: { raw: 'Said so' } });
 	});
 
+	test('a JPEG over the big-image threshold (2560) is served scaled; the upload is kept beside it as original_image', async () => {
+		const data = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#48c' } }).jpeg({ quality: 40 }).toBuffer();
+		const media = await uploadTo('wp/v2', u.author, data, 'big.jpg', 'image/jpeg');
+		const details = media.media_details;
+		expect(media.source_url).toMatch(/\/big-scaled\.jpg$/);
+		expect(details).toMatchObject({ width: 2560, height: 1707, file: expect.stringMatching(/\/big-scaled\.jpg$/), original_image: 'big.jpg' });
+		// The sizes are made from the upload (2048x2048 fits in it), named after it.
+		const dims = Object.fromEntries(Object.entries(details.sizes as Record<string, { file: string; width: number; height: number }>).map(([k, v]) => [k, [v.file, v.width, v.height]]));
+		expect(dims).toEqual({
+			medium: ['big-300x200.jpg', 300, 200],
+			large: ['big-1024x683.jpg', 1024, 683],
+			thumbnail: ['big-150x150.jpg', 150, 150],
+			medium_large: ['big-768x512.jpg', 768, 512],
+			'1536x1536': ['big-1536x1024.jpg', 1536, 1024],
+			'2048x2048': ['big-2048x1365.jpg', 2048, 1365],
+			full: ['big-scaled.jpg', 2560, 1707],
+		});
+		expect(await served(media.source_url)).toMatchObject({ status: 200, type: 'image/jpeg', length: details.filesize, width: 2560, height: 1707 });
+		const folder = media.source_url.slice(0, media.source_url.lastIndexOf('/') + 1);
+		expect(await served(`${folder}big.jpg`)).toEqual({ status: 200, type: 'image/jpeg', length: data.length, width: 3000, height: 2000 });
+		expect(await served(details.sizes['2048x2048'].source_url)).toMatchObject({ status: 200, width: 2048, height: 1365 });
+		expect((await cms.get(`/media/${media.id}`, u.author, { context: 'edit' })).body.missing_image_sizes).toEqual([]);
+		// Deleted with the item, the upload too.
+		expect((await cms.delete(`/media/${media.id}`, u.author, { force: true })).status).toBe(200);
+		expect((await served(`${folder}big.jpg`)).status).toBe(404);
+		expect((await served(media.source_url)).status).toBe(404);
+	});
+
+	test('a JPEG whose EXIF turns it is served upright (-rotated), its sizes too; orientation is then 1', async () => {
+		const data = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#c84' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+		const media = await uploadTo('cms/v2', u.editor, data, 'turned.jpg', 'image/jpeg');
+		expect(media.source_url).toMatch(/\/turned-rotated\.jpg$/);
+		expect(media.media_details).toMatchObject({ width: 240, height: 320, original_image: 'turned.jpg', image_meta: { orientation: 1 } });
+		expect(Object.keys(media.media_details.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
+		expect(media.media_details.sizes.medium).toMatchObject({ file: 'turned-225x300.jpg', width: 225, height: 300 });
+		expect(await served(media.source_url)).toMatchObject({ status: 200, width: 240, height: 320 });
+		expect(await served(media.media_details.sizes.medium.source_url)).toMatchObject({ status: 200, width: 225, height: 300 });
+	});
+
 	test('an image that cannot be decoded keeps its header size; the sizes WordPress would make are missing', async () => {
 		const media = await upload(u.admin, png(400, 300));
 		expect(media.media_details).toMatchObject({ width: 400, height: 300, sizes: {} });

@@ -3,6 +3,7 @@
 // REST API itself, then reads and writes every route family of WordPress core as each role and anonymous,
 // with good and bad input.
 import zlib from 'node:zlib';
+import sharp from 'sharp';
 import type { Caller, Req } from './run';
 
 const ROLES: Caller[] = ['admin', 'editor', 'author', 'contributor', 'anonymous'];
@@ -24,6 +25,11 @@ const PHOTO = Buffer.from(
 	'/9j/4QGERXhpZgAASUkqAAgAAAAKAA4BAgAMAAAApAAAABABAgANAAAAuAAAABIBAwABAAAAAQAAABoBBQABAAAAhgAAABsBBQABAAAAjgAAACgBAwABAAAAAgAAADsBAgANAAAAlgAAABMCAwABAAAAAQAAAJiCAgAIAAAAsAAAAGmHBAABAAAAxgAAAAAAAAA4YwAA6AMAADhjAADoAwAAQWRhIExvdmVsYWNlAABHcmVlbiBmaWVsZAAoYykgQWRhAFRlc3RjYW0gWDEwMAAACwCaggUAAQAAAFgBAACdggUAAQAAAHQBAAAniAMAAQAAAMgAAAAAkAcABAAAADAyMTAEkAIAFAAAAGABAAABkQcABAAAAAECAwAKkgUAAQAAAFABAAAAoAcABAAAADAxMDABoAMAAQAAAP//AAACoAQAAQAAAEABAAADoAQAAQAAAPAAAAAAAAAAMgAAAAEAAAABAAAA+gAAADIwMjQ6MDE6MDIgMDM6MDQ6MDUAHAAAAAoAAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCADwAUADASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAL/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFgEBAQEAAAAAAAAAAAAAAAAAAAMF/8QAFBEBAAAAAAAAAAAAAAAAAAAAAP/aAAwDAQACEQMRAD8AgBJhAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP/2Q==',
 	'base64',
 );
+
+/** A JPEG larger than WordPress's big-image threshold (2560): served as a scaled copy, the upload kept as `original_image`. */
+const BIG_PHOTO = sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#48c' } }).jpeg({ quality: 40 }).toBuffer();
+/** A 320x240 JPEG whose EXIF says to turn it a quarter clockwise (orientation 6): served upright as `-rotated`. */
+const TURNED_PHOTO = sharp({ create: { width: 320, height: 240, channels: 3, background: '#c84' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
 
 /** A PNG of one colour, `width` x `height` (8-bit grey), large enough for WordPress to make its sizes of it. */
 function greyPng(width: number, height: number): Buffer {
@@ -271,6 +277,11 @@ const media: Req[] = [
 	get('media', 'anonymous', `${W}/media`, { media_type: 'image', per_page: 3 }),
 	get('media', 'admin', `${W}/media/{media:notes}`, { context: 'edit' }),
 	req('media', 'admin', 'POST', `${W}/media`, { file: { name: 'tool.xyz', type: 'application/octet-stream', data: Buffer.from('not a known type') } }),
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'big.jpg', type: 'image/jpeg', data: BIG_PHOTO }, save: 'media:big' }),
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'turned.jpg', type: 'image/jpeg', data: TURNED_PHOTO }, save: 'media:turned' }),
+	get('media', 'author', `${W}/media/{media:big}`, { context: 'edit' }),
+	get('media', 'anonymous', `${W}/media/{media:turned}`),
+	del('media', 'admin', `${W}/media/{media:big}`, { force: true }),
 	del('media', 'author', `${W}/media/{media:wide}`, { force: true }),
 	del('media', 'editor', `${W}/media/{media:photo}`, { force: true }),
 ];

@@ -49,7 +49,8 @@ export interface ImageMeta {
 	iso: string;
 	shutter_speed: string;
 	title: string;
-	orientation: string;
+	/** A string as read; the number 1 once WordPress has turned the image upright (it sets it so). */
+	orientation: string | number;
 	keywords: string[];
 }
 
@@ -69,6 +70,8 @@ export interface StoredDetails {
 	filesize: number;
 	sizes?: Record<string, SizeDetails>;
 	image_meta?: ImageMeta;
+	/** When the served file is a scaled or upright copy (`photo-scaled.jpg`): the uploaded file's name. */
+	original_image?: string;
 }
 
 /** A resized copy to store beside the original. */
@@ -261,14 +264,32 @@ async function dimensions(data: Buffer): Promise<{ width: number; height: number
 	return imageSize(data);
 }
 
-/** The resized copies WordPress makes of an image; none when it cannot be decoded (they are then missing sizes). */
-async function makeCopies(data: Buffer, fileName: string, mimeType: string, width: number, height: number): Promise<ImageCopy[]> {
+/** WordPress's "big image" threshold: a larger JPEG, GIF or WebP is served as a copy scaled to fit 2560x2560. */
+const BIG_IMAGE = 2560;
+
+/** `photo.jpg` with `scaled` is `photo-scaled.jpg`. */
+const suffixed = (fileName: string, suffix: string) => {
+	const dot = fileName.lastIndexOf('.');
+	return dot > 0 ? `${fileName.slice(0, dot)}-${suffix}${fileName.slice(dot)}` : `${fileName}-${suffix}`;
+};
+
+/** The image as it is shown: turned upright by its EXIF orientation when WordPress reads one (JPEG, TIFF). */
+const upright = (data: Buffer, orientation: number) => {
+	const image = sharp(data, { pages: 1 });
+	return orientation > 1 ? image.rotate() : image;
+};
+
+/**
+ * The resized copies WordPress makes of an image (`width` x `height` upright), from the uploaded file
+ * turned upright; none when it cannot be decoded (they are then missing sizes).
+ */
+async function makeCopies(data: Buffer, fileName: string, mimeType: string, width: number, height: number, orientation: number): Promise<ImageCopy[]> {
 	const copies: ImageCopy[] = [];
 	for (const size of IMAGE_SIZES) {
 		const resize = resizeFor(width, height, size);
 		if (!resize) continue;
 		try {
-			const image = sharp(data, { pages: 1 })
+			const image = upright(data, orientation)
 				.extract({ left: resize.left, top: resize.top, width: resize.cropWidth, height: resize.cropHeight })
 				.resize(resize.width, resize.height, { fit: 'fill' });
 			const out = await RESIZABLE[mimeType](image).toBuffer();
@@ -281,15 +302,61 @@ async function makeCopies(data: Buffer, fileName: string, mimeType: string, widt
 }
 
 /**
- * The metadata of an uploaded file and the copies to store with it: for an image WordPress resizes,
- * `width`, `height`, `filesize`, `sizes` (each copy's name, size and type) and `image_meta`; for
- * anything else `filesize` (what WordPress keeps when it reads nothing more from the file).
+ * The file served as the image (`source_url`, `sizes.full`), as `wp_create_image_subsizes` decides:
+ * other than PNG, an image over the big-image threshold is scaled to fit it (`-scaled`), else one with
+ * an EXIF orientation is turned upright (`-rotated`); the uploaded file is kept as `original_image`.
  */
-export async function fileDetails(data: Buffer, fileName: string, mimeType: string): Promise<{ details: StoredDetails; copies: ImageCopy[] }> {
+async function servedImage(data: Buffer, fileName: string, mimeType: string, width: number, height: number, orientation: number) {
+	if (mimeType === 'image/png') return undefined;
+	try {
+		if (width > BIG_IMAGE || height > BIG_IMAGE) {
+			const [w, h] = constrain(width, height, BIG_IMAGE, BIG_IMAGE);
+			const out = await RESIZABLE[mimeType](upright(data, orientation).resize(w, h, { fit: 'fill' })).toBuffer();
+			return { fileName: suffixed(fileName, 'scaled'), data: out, width: w, height: h };
+		}
+		if (orientation > 1) {
+			const out = await RESIZABLE[mimeType](upright(data, orientation)).toBuffer();
+			return { fileName: suffixed(fileName, 'rotated'), data: out, width, height };
+		}
+	} catch {
+		// Not decodable: the upload is served as it is.
+	}
+	return undefined;
+}
+
+/** What to store for an upload: the served file, its metadata, and the copies kept beside it. */
+export interface StoredImage {
+	details: StoredDetails;
+	/** The file served as the item (the upload itself, or its scaled or upright copy). */
+	main: { fileName: string; data: Buffer };
+	/** The resized copies, and the uploaded file as `original_image` when another file is served. */
+	copies: ImageCopy[];
+}
+
+/**
+ * The metadata of an uploaded file and the files to store with it: for an image WordPress resizes,
+ * `width`, `height`, `filesize`, `sizes` (each copy's name, size and type), `image_meta` and, when a
+ * scaled or upright copy is served, `original_image`; for anything else `filesize` (what WordPress
+ * keeps when it reads nothing more from the file).
+ */
+export async function fileDetails(data: Buffer, fileName: string, mimeType: string): Promise<StoredImage> {
+	const main = { fileName, data };
 	const size = isSizedImage(mimeType) ? await dimensions(data) : undefined;
-	if (!size) return { details: { filesize: data.length }, copies: [] };
-	const copies = await makeCopies(data, fileName, mimeType, size.width, size.height);
+	if (!size) return { details: { filesize: data.length }, main, copies: [] };
+	const imageMeta = await readImageMeta(data, mimeType);
+	const orientation = Number(imageMeta.orientation) || 0;
+	// Orientations 5 to 8 turn the image a quarter: its upright width is its stored height.
+	const [width, height] = orientation >= 5 && orientation <= 8 ? [size.height, size.width] : [size.width, size.height];
+	const copies = await makeCopies(data, fileName, mimeType, width, height, orientation);
 	const sizes: Record<string, SizeDetails> = {};
 	for (const copy of copies) sizes[copy.name] = { file: copy.fileName, width: copy.width, height: copy.height, filesize: copy.data.length, mime_type: copy.mimeType };
-	return { details: { ...size, filesize: data.length, sizes, image_meta: await readImageMeta(data, mimeType) }, copies };
+	const served = await servedImage(data, fileName, mimeType, width, height, orientation);
+	if (!served) return { details: { ...size, filesize: data.length, sizes, image_meta: imageMeta }, main, copies };
+	// The served copy is upright: its orientation is now the normal one (a number, as WordPress writes it).
+	if (orientation > 1) imageMeta.orientation = 1;
+	return {
+		details: { width: served.width, height: served.height, filesize: served.data.length, sizes, image_meta: imageMeta, original_image: fileName },
+		main: { fileName: served.fileName, data: served.data },
+		copies: [...copies, { name: 'original_image', fileName, mimeType, width: size.width, height: size.height, data }],
+	};
 }

@@ -236,7 +236,7 @@ const MEDIA_FIELDS: ContextTable = {
  * original), then the original as `full` when there are sizes; `sizes` is `{}` otherwise.
  */
 function answerDetails(baseUrl: string, fileId: string, fileName: string, mimeType: string, stored: StoredDetails) {
-	const { width, height, filesize, sizes: made = {}, image_meta } = stored;
+	const { width, height, filesize, sizes: made = {}, image_meta, original_image } = stored;
 	const image = width !== undefined && height !== undefined;
 	const entries = Object.entries(made);
 	const sizes: Record<string, unknown> = Object.fromEntries(entries.map(([name, size]) => [name, { ...size, source_url: fileUrl(baseUrl, fileId, size.file) }]));
@@ -246,6 +246,7 @@ function answerDetails(baseUrl: string, fileId: string, fileName: string, mimeTy
 		filesize,
 		sizes,
 		...(image_meta ? { image_meta } : {}),
+		...(original_image ? { original_image } : {}),
 	};
 }
 
@@ -359,12 +360,12 @@ export const mediaRoutes: Route[] = [
 			const upload = file();
 			checkFileType(user, upload);
 			// Sizes and metadata first (sharp works off the event loop), then everything is written at once.
-			const { details, copies } = await fileDetails(upload.data, upload.fileName, upload.mimeType);
+			const { details, main, copies } = await fileDetails(upload.data, upload.fileName, upload.mimeType);
 			const { store } = services;
 			const row = store.tx(() => {
 				// Checked again: the attached post may have changed while the image was resized.
 				checkUpload(env, body);
-				const stored = store.files.insert({ mimetype: upload.mimeType, file_name: upload.fileName, data: upload.data });
+				const stored = store.files.insert({ mimetype: upload.mimeType, file_name: main.fileName, data: main.data });
 				const item: ItemBody = {
 					...asItemBody(body),
 					// As WordPress: the image's own title and caption (IPTC, EXIF) unless the request gives them.
