@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { App } from '../../server/src/app';
 import { PDF, PNG } from '../helpers/files';
 import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
@@ -174,6 +175,26 @@ describe('Get, Get Many, Update, Delete', () => {
 		expect((await fetch(item.source_url)).status).toBe(404);
 		const again = await media({ operation: 'delete', mediaId: item.id });
 		expect(again.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });
+	});
+
+	test('Download with an Image Size: that size of the image, or the full file when the image is smaller than it', async () => {
+		const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#36c' } }).png().toBuffer();
+		const item = await uploaded(photo, 'image/png', 'Harbour.png');
+		const got = async (imageSize: string) => {
+			const run = await media({ operation: 'download', mediaId: item.id, imageSize });
+			expect(run.error).toBeUndefined();
+			const file = run.items[0].binary!.data;
+			const { width, height } = await sharp(Buffer.from(file.data, 'base64')).metadata();
+			return { fileName: file.fileName, mimeType: file.mimeType, width, height };
+		};
+		expect(await got('thumbnail')).toEqual({ fileName: 'Harbour-150x150.png', mimeType: 'image/png', width: 150, height: 150 });
+		expect(await got('medium')).toEqual({ fileName: 'Harbour-300x225.png', mimeType: 'image/png', width: 300, height: 225 });
+		expect(await got('full')).toEqual({ fileName: 'Harbour.png', mimeType: 'image/png', width: 640, height: 480 });
+		// No large copy of a 640x480 image: the full file.
+		expect(await got('large')).toEqual({ fileName: 'Harbour.png', mimeType: 'image/png', width: 640, height: 480 });
+		// The Get operation answers the sizes as the site does.
+		const read = firstJson(await media({ operation: 'get', mediaId: item.id }));
+		expect(Object.keys((read.media_details as { sizes: object }).sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
 	});
 
 	test('Download of an unknown item is the site\'s 404', async () => {
