@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { App } from '../../server/src/app';
 import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
+import { withIptc } from '../helpers/files';
 import { expectWpError, readReply, type Reply } from '../helpers/server';
 
 /** `cms/v2/media` over real HTTP: uploads (raw and multipart), the stored file, filters, updates, deletion, rights. */
@@ -649,6 +650,34 @@ describe('image sizes and metadata (WordPress 6.x)', () => {
 		expect(await served(media.media_details.sizes.medium.source_url)).toMatchObject({ status: 200, type: 'image/jpeg', width: 300, height: 225 });
 		const given = await uploadTo('cms/v2', u.editor, data, 'field.jpg', 'image/jpeg', 'title=Mine&caption=Said+so');
 		expect(given).toMatchObject({ title: { raw: 'Mine' }, caption: { raw: 'Said so' } });
+	});
+
+	test('a JPEG with IPTC: headline as title, caption, byline as credit, copyright, date and time with its offset, keywords', async () => {
+		const base = await solid(320, 240, 'jpeg');
+		const data = withIptc(base, [
+			[105, 'Harbour at dawn'],
+			[120, 'Boats in the morning fog'],
+			[80, 'Grace Hopper'],
+			[116, '(c) Grace'],
+			[55, '20230405'],
+			[60, '061500+0200'],
+			[25, 'harbour'],
+			[25, 'boats'],
+		]);
+		const media = await uploadTo('wp/v2', u.author, data, 'harbour.jpg', 'image/jpeg');
+		expect(media.media_details.image_meta).toEqual({
+			...EMPTY_IMAGE_META,
+			credit: 'Grace Hopper',
+			caption: 'Boats in the morning fog',
+			created_timestamp: String(Date.UTC(2023, 3, 5, 4, 15) / 1000),
+			copyright: '(c) Grace',
+			title: 'Harbour at dawn',
+			keywords: ['harbour', 'boats'],
+		});
+		expect(media).toMatchObject({ title: { raw: 'Harbour at dawn' }, caption: { raw: 'Boats in the morning fog' } });
+		// A title that is only a number is not taken: the file name is.
+		const numbered = await uploadTo('cms/v2', u.author, withIptc(base, [[105, '2023']]), 'IMG_0042.jpg', 'image/jpeg');
+		expect(numbered.title.raw).toBe('IMG_0042');
 	});
 
 	test('a JPEG over the big-image threshold (2560) is served scaled; the upload is kept beside it as original_image', async () => {

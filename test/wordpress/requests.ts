@@ -4,6 +4,7 @@
 // with good and bad input.
 import zlib from 'node:zlib';
 import sharp from 'sharp';
+import { withIptc } from '../helpers/files';
 import type { Caller, Req } from './run';
 
 const ROLES: Caller[] = ['admin', 'editor', 'author', 'contributor', 'anonymous'];
@@ -28,6 +29,22 @@ const PHOTO = Buffer.from(
 
 /** A JPEG larger than WordPress's big-image threshold (2560): served as a scaled copy, the upload kept as `original_image`. */
 const BIG_PHOTO = sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#48c' } }).jpeg({ quality: 40 }).toBuffer();
+/** A JPEG with IPTC fields (headline, caption, byline, copyright, date and time with an offset, two keywords). */
+const IPTC_PHOTO = sharp({ create: { width: 320, height: 240, channels: 3, background: '#258' } })
+	.jpeg()
+	.toBuffer()
+	.then((jpeg) =>
+		withIptc(jpeg, [
+			[105, 'Harbour at dawn'],
+			[120, 'Boats in the morning fog'],
+			[80, 'Grace Hopper'],
+			[116, '(c) Grace'],
+			[55, '20230405'],
+			[60, '061500+0200'],
+			[25, 'harbour'],
+			[25, 'boats'],
+		]),
+	);
 /** A 320x240 JPEG whose EXIF says to turn it a quarter clockwise (orientation 6): served upright as `-rotated`. */
 const TURNED_PHOTO = sharp({ create: { width: 320, height: 240, channels: 3, background: '#c84' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
 
@@ -279,6 +296,7 @@ const media: Req[] = [
 	req('media', 'admin', 'POST', `${W}/media`, { file: { name: 'tool.xyz', type: 'application/octet-stream', data: Buffer.from('not a known type') } }),
 	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'big.jpg', type: 'image/jpeg', data: BIG_PHOTO }, save: 'media:big' }),
 	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'turned.jpg', type: 'image/jpeg', data: TURNED_PHOTO }, save: 'media:turned' }),
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'harbour.jpg', type: 'image/jpeg', data: IPTC_PHOTO } }),
 	get('media', 'author', `${W}/media/{media:big}`, { context: 'edit' }),
 	get('media', 'anonymous', `${W}/media/{media:turned}`),
 	del('media', 'admin', `${W}/media/{media:big}`, { force: true }),

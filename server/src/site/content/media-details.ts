@@ -170,13 +170,18 @@ const EMPTY_META: ImageMeta = {
 const phpNumber = (n: number) => String(Number(n.toPrecision(14)));
 const text = (value: unknown): string => (typeof value === 'string' ? value.replace(/\0+$/, '').trim() : typeof value === 'number' ? String(value) : '');
 const first = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value);
-/** EXIF dates (`2024:01:02 03:04:05`) and IPTC ones (`20240102`, `030405+0100`) as Unix seconds, read as UTC like WordPress. */
+/**
+ * EXIF dates (`2024:01:02 03:04:05`) and IPTC ones (`20240102`, `030405+0100`) as Unix seconds, as
+ * WordPress's `strtotime` reads them: a time without an offset is UTC (WordPress runs PHP in UTC).
+ */
 function timestamp(date: string, time = '00:00:00'): number | undefined {
 	const d = date.replace(/\D/g, '');
-	const t = time.replace(/[+-]\d{2}:?\d{2}$/, '').replace(/\D/g, '').padEnd(6, '0');
+	const offset = /([+-])(\d{2}):?(\d{2})$/.exec(time);
+	const t = (offset ? time.slice(0, offset.index) : time).replace(/\D/g, '').padEnd(6, '0');
 	if (d.length < 8) return undefined;
 	const ms = Date.UTC(+d.slice(0, 4), +d.slice(4, 6) - 1, +d.slice(6, 8), +t.slice(0, 2), +t.slice(2, 4), +t.slice(4, 6));
-	return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+	const shift = offset ? (offset[1] === '-' ? -1 : 1) * (+offset[2] * 60 + +offset[3]) * 60 : 0;
+	return Number.isFinite(ms) ? Math.floor(ms / 1000) - shift : undefined;
 }
 /** Tags and other markup dropped from a read text, as WordPress's kses does for what it cannot allow. */
 const plain = (value: string) => value.replace(/<[^>]*>/g, '');
