@@ -726,6 +726,15 @@ describe('image sizes and metadata (WordPress 6.x)', () => {
 		expect((await cms.get(`/media/${media.id}`, u.anonymous)).body).not.toHaveProperty('missing_image_sizes');
 	});
 
+	test('an image over 50 megapixels (a decompression bomb is a small file) keeps its size and gets no copies', async () => {
+		const bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#000' } }).png({ palette: true, colours: 2, compressionLevel: 9 }).toBuffer();
+		expect(bomb.length).toBeLessThan(16 * 1024);
+		const media = await upload(u.admin, bomb, { name: 'bomb.png' });
+		expect(media.media_details).toMatchObject({ width: 8000, height: 8000, sizes: {} });
+		expect(media.missing_image_sizes).toEqual(['medium', 'large', 'thumbnail', 'medium_large', '1536x1536', '2048x2048']);
+		expect((await served(media.source_url)).status).toBe(200);
+	});
+
 	test('any other file: media_details is its size only', async () => {
 		const media = await upload(u.admin, PDF, { name: 'sheet.pdf', type: 'application/pdf' });
 		expect(media.media_details).toEqual({ filesize: PDF.length, sizes: {} });

@@ -278,9 +278,16 @@ const suffixed = (fileName: string, suffix: string) => {
 	return dot > 0 ? `${fileName.slice(0, dot)}-${suffix}${fileName.slice(dot)}` : `${fileName}-${suffix}`;
 };
 
+/**
+ * The most pixels an image may have to be resized: about what WordPress's GD editor can hold in its
+ * 256 MB image memory limit. A larger one (a decompression bomb is a small file) keeps its header size
+ * and gets no copies, as on WordPress when GD runs out of memory.
+ */
+const MAX_PIXELS = 50_000_000;
+
 /** The image as it is shown: turned upright by its EXIF orientation when WordPress reads one (JPEG, TIFF). */
 const upright = (data: Buffer, orientation: number) => {
-	const image = sharp(data, { pages: 1 });
+	const image = sharp(data, { pages: 1, limitInputPixels: MAX_PIXELS });
 	return orientation > 1 ? image.rotate() : image;
 };
 
