@@ -386,8 +386,10 @@ export const migrations: string[] = [
 	CREATE INDEX comments_status_date ON comments(status, date_gmt);
 	`,
 	// The resized copies of a site image (WordPress's intermediate sizes: thumbnail, medium, ...), each a
-	// stored file served beside the original; they go with the attachment, whoever deletes it.
+	// stored file served beside the original (found by the original's file id); they go with the
+	// attachment, whoever deletes it.
 	`
+	CREATE INDEX attachments_file ON attachments(file_id);
 	CREATE TABLE attachment_sizes (
 		content_id INTEGER NOT NULL REFERENCES attachments(content_id) ON DELETE CASCADE,
 		name TEXT NOT NULL,
