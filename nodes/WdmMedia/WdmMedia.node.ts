@@ -5,12 +5,13 @@ import { pickerMethods } from '../shared/pickers';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { deleteMedia } from './delete';
 import { download } from './download';
+import { generateSizes } from './generateSizes';
 import { get } from './get';
 import { getMany } from './getMany';
 import { update } from './update';
 import { upload } from './upload';
 
-const operations = [upload, get, getMany, update, download, deleteMedia];
+const operations = [upload, get, getMany, update, download, generateSizes, deleteMedia];
 const direct = directOperations('media', operations, siteApi);
 
 export class WdmMedia implements INodeType {

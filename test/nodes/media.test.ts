@@ -197,6 +197,22 @@ describe('Get, Get Many, Update, Delete', () => {
 		expect(Object.keys((read.media_details as { sizes: object }).sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
 	});
 
+	test('Generate Missing Sizes: an image stored without its sizes gets them; read back over REST', async () => {
+		const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#693' } }).jpeg().toBuffer();
+		const item = await uploaded(photo, 'image/jpeg', 'Older.jpg');
+		// As an older server stored it: no sizes.
+		server.services.store.db.prepare('DELETE FROM attachment_sizes WHERE content_id = ?').run(item.id);
+		server.services.store.attachments.setDetails(item.id as number, JSON.stringify({ width: 400, height: 300, filesize: photo.length }));
+		expect((await cms.get(`/media/${item.id}?context=edit`, users.admin)).body.missing_image_sizes).toEqual(['medium', 'thumbnail']);
+		const made = firstJson(await media({ operation: 'generateSizes', mediaId: item.id }));
+		expect(made).toMatchObject({ id: item.id, missing_image_sizes: [] });
+		const read = await cms.get(`/media/${item.id}?context=edit`, users.admin);
+		expect(read.body.missing_image_sizes).toEqual([]);
+		expect(read.body.media_details.sizes.medium).toMatchObject({ file: 'Older-300x225.jpg', width: 300, height: 225 });
+		const unknown = await media({ operation: 'generateSizes', mediaId: 999999 });
+		expect(unknown.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });
+	});
+
 	test('Download of an unknown item is the site\'s 404', async () => {
 		const run = await media({ operation: 'download', mediaId: 999999 });
 		expect(run.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });

@@ -768,3 +768,61 @@ describe('image sizes and metadata (WordPress 6.x)', () => {
 		for (const url of urls) expect((await served(url)).status).toBe(404);
 	});
 });
+
+describe('post-process (create-image-subsizes)', () => {
+	/** An image as an older server stored it: its width, height and size, no sizes made. */
+	async function withoutSizes(user: SiteUser) {
+		const data = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#963' } }).png().toBuffer();
+		const media = await upload(user, data, { name: 'older.png' });
+		const { store } = server.services;
+		store.db.prepare('DELETE FROM attachment_sizes WHERE content_id = ?').run(media.id);
+		store.attachments.setDetails(media.id, JSON.stringify({ width: 640, height: 480, filesize: data.length }));
+		return media;
+	}
+
+	test.each(['cms/v2', 'wp/v2'] as const)('%s: makes the missing sizes, served at their size; again, nothing more', async (namespace) => {
+		const media = await withoutSizes(u.author);
+		expect((await stored(media.id)).missing_image_sizes).toEqual(['medium', 'thumbnail']);
+		const url = `${server.url}/wp-json/${namespace}/media/${media.id}/post-process`;
+		const res = await readReply(await fetch(url, { method: 'POST', headers: { ...u.author.headers, 'content-type': 'application/json' }, body: JSON.stringify({ action: 'create-image-subsizes' }) }));
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject({ id: media.id, missing_image_sizes: [] });
+		expect(res.body.media_details.sizes).toMatchObject({
+			medium: { file: 'older-300x225.png', width: 300, height: 225 },
+			thumbnail: { file: 'older-150x150.png', width: 150, height: 150 },
+			full: { file: 'older.png', width: 640, height: 480 },
+		});
+		const medium = await fetch(res.body.media_details.sizes.medium.source_url);
+		expect(medium.status).toBe(200);
+		expect(await sharp(Buffer.from(await medium.arrayBuffer())).metadata()).toMatchObject({ width: 300, height: 225 });
+		expect((await stored(media.id)).media_details).toEqual(res.body.media_details);
+		// The action may ride in the query string; with every size made there is nothing to do.
+		const again = await readReply(await fetch(`${url}?action=create-image-subsizes`, { method: 'POST', headers: u.author.headers }));
+		expect(again.body.media_details).toEqual(res.body.media_details);
+		const rows = server.services.store.db.prepare('SELECT count(*) AS n FROM attachment_sizes WHERE content_id = ?').get(media.id) as { n: number };
+		expect(rows.n).toBe(2);
+	});
+
+	test('action required and known; the rights to edit the item; a file other than an image is answered as it is', async () => {
+		const media = await withoutSizes(u.author);
+		const path = `/media/${media.id}/post-process`;
+		const none = await cms.post(path, u.author, {});
+		expect(none.status).toBe(400);
+		expect(none.body).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['action'] } });
+		const bad = await cms.post(path, u.author, { action: 'make-coffee' });
+		expect(bad.status).toBe(400);
+		expect(bad.body.code).toBe('rest_invalid_param');
+		const action = { action: 'create-image-subsizes' };
+		expect((await cms.post(path, u.anonymous, action)).status).toBe(401);
+		const other = await cms.post(path, u.author2, action);
+		expect(other.status).toBe(403);
+		expect(other.body.code).toBe('rest_cannot_edit');
+		expect((await cms.post('/media/999999/post-process', u.admin, action)).body).toMatchObject({ code: 'rest_post_invalid_id', data: { status: 404 } });
+		expect((await stored(media.id)).missing_image_sizes).toEqual(['medium', 'thumbnail']);
+		expect((await cms.post(path, u.editor, action)).body.missing_image_sizes).toEqual([]);
+		const pdf = await upload(u.author, PDF, { name: 'plain.pdf', type: 'application/pdf' });
+		const answered = await cms.post(`/media/${pdf.id}/post-process`, u.author, action);
+		expect(answered.status).toBe(200);
+		expect(answered.body.media_details).toEqual({ filesize: PDF.length, sizes: {} });
+	});
+});

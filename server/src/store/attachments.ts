@@ -45,6 +45,10 @@ export class AttachmentsRepo {
 			.get(originalId, fileName) as FileRow | undefined;
 	}
 
+	setDetails(contentId: number, details: string) {
+		this.db.prepare('UPDATE attachments SET details = ? WHERE content_id = ?').run(details, contentId);
+	}
+
 	setAltText(contentId: number, altText: string) {
 		this.db.prepare('UPDATE attachments SET alt_text = ? WHERE content_id = ?').run(altText, contentId);
 	}

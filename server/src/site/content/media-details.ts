@@ -295,9 +295,17 @@ const upright = (data: Buffer, orientation: number) => {
  * The resized copies WordPress makes of an image (`width` x `height` upright), from the uploaded file
  * turned upright; none when it cannot be decoded (they are then missing sizes).
  */
-async function makeCopies(data: Buffer, fileName: string, mimeType: string, width: number, height: number, orientation: number): Promise<ImageCopy[]> {
+async function makeCopies(
+	data: Buffer,
+	fileName: string,
+	mimeType: string,
+	width: number,
+	height: number,
+	orientation: number,
+	sizes = IMAGE_SIZES,
+): Promise<ImageCopy[]> {
 	const copies: ImageCopy[] = [];
-	for (const size of IMAGE_SIZES) {
+	for (const size of sizes) {
 		const resize = resizeFor(width, height, size);
 		if (!resize) continue;
 		try {
@@ -336,6 +344,25 @@ async function servedImage(data: Buffer, fileName: string, mimeType: string, wid
 	return undefined;
 }
 
+/**
+ * WordPress's `wp_update_image_subsizes` (the `post-process` route): the sizes an image is missing,
+ * made from its upload (`original` is that file and its name). Nothing when it has them all or cannot
+ * be decoded.
+ */
+export async function missingCopies(details: StoredDetails, original: { data: Buffer; fileName: string }, mimeType: string): Promise<ImageCopy[]> {
+	const missing = new Set(missingSizes(details));
+	if (!missing.size || !isSizedImage(mimeType)) return [];
+	const size = await dimensions(original.data);
+	if (!size) return [];
+	const orientation = Number((await readImageMeta(original.data, mimeType)).orientation) || 0;
+	const [width, height] = orientation >= 5 && orientation <= 8 ? [size.height, size.width] : [size.width, size.height];
+	const wanted = IMAGE_SIZES.filter((s) => missing.has(s.name));
+	return makeCopies(original.data, original.fileName, mimeType, width, height, orientation, wanted);
+}
+
+/** The metadata of a copy as `sizes` keeps it. */
+export const sizeDetails = (copy: ImageCopy): SizeDetails => ({ file: copy.fileName, width: copy.width, height: copy.height, filesize: copy.data.length, mime_type: copy.mimeType });
+
 /** What to store for an upload: the served file, its metadata, and the copies kept beside it. */
 export interface StoredImage {
 	details: StoredDetails;
@@ -361,7 +388,7 @@ export async function fileDetails(data: Buffer, fileName: string, mimeType: stri
 	const [width, height] = orientation >= 5 && orientation <= 8 ? [size.height, size.width] : [size.width, size.height];
 	const copies = await makeCopies(data, fileName, mimeType, width, height, orientation);
 	const sizes: Record<string, SizeDetails> = {};
-	for (const copy of copies) sizes[copy.name] = { file: copy.fileName, width: copy.width, height: copy.height, filesize: copy.data.length, mime_type: copy.mimeType };
+	for (const copy of copies) sizes[copy.name] = sizeDetails(copy);
 	const served = await servedImage(data, fileName, mimeType, width, height, orientation);
 	if (!served) return { details: { ...size, filesize: data.length, sizes, image_meta: imageMeta }, main, copies };
 	// The served copy is upright: its orientation is now the normal one (a number, as WordPress writes it).

@@ -8,7 +8,7 @@ import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
-import { fileDetails, missingSizes, type StoredDetails } from './media-details';
+import { fileDetails, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
@@ -287,6 +287,10 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 }
 
 const idParams = z.object({ id: z.string() });
+
+/** What `post-process` can do: WordPress 6.x knows one action. */
+const POST_PROCESS_ACTIONS = ['create-image-subsizes'] as const;
+
 const BASE = `/cms/v2/${MEDIA.base}`;
 
 const update = (method: Method) =>
@@ -410,6 +414,52 @@ export const mediaRoutes: Route[] = [
 	update('POST'),
 	update('PUT'),
 	update('PATCH'),
+
+	route({
+		method: 'POST',
+		path: `${BASE}/{id}/post-process`,
+		auth: 'site',
+		summary: 'Make the sizes an image is missing (action create-image-subsizes), as after an upload; answers the item',
+		params: idParams,
+		// WordPress reads `action` from the body or the query string.
+		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
+		body: z.object({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
+		handler: async ({ services, siteUser: user, params, query, body, request }) => {
+			const id = pathId(request, params.id);
+			const env = contentEnv(services, user, MEDIA);
+			const { store } = services;
+			// Required, as WordPress's route declares it (checked before the rights, as WordPress does).
+			if (!(body.action ?? query.action)) throw badRequest('Missing parameter(s): action', 'rest_missing_callback_param', { params: ['action'] });
+			const row = getItem(services, MEDIA, id);
+			// WordPress's `update_item_permissions_check`.
+			checkUpdate(env, row, {});
+			const attachment = store.attachments.get(id);
+			if (attachment) {
+				const details = JSON.parse(attachment.details) as StoredDetails;
+				// The sizes are made from the upload: the kept original when a scaled or upright copy is served.
+				const originalId = store.attachments.sizeFiles(id).get('original_image') ?? attachment.file_id;
+				const original = store.files.byId(originalId);
+				const copies = original ? await missingCopies(details, { data: original.data, fileName: original.file_name }, row.mime_type) : [];
+				if (copies.length) {
+					store.tx(() => {
+						// Read again: another request may have made some of them meanwhile.
+						const now = store.attachments.get(id);
+						if (!now) return;
+						const fresh = JSON.parse(now.details) as StoredDetails;
+						const made = store.attachments.sizeFiles(id);
+						const sizes = { ...fresh.sizes };
+						for (const copy of copies.filter((c) => !made.has(c.name))) {
+							const file = store.files.insert({ mimetype: copy.mimeType, file_name: copy.fileName, data: copy.data });
+							store.attachments.addSize(id, copy.name, file.id);
+							sizes[copy.name] = sizeDetails(copy);
+						}
+						store.attachments.setDetails(id, JSON.stringify({ ...fresh, sizes }));
+					});
+				}
+			}
+			return mediaView(viewEnv(services, user, MEDIA, 'edit'), getItem(services, MEDIA, id));
+		},
+	}),
 
 	route({
 		method: 'DELETE',
