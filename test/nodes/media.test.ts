@@ -213,6 +213,23 @@ describe('Get, Get Many, Update, Delete', () => {
 		expect(unknown.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });
 	});
 
+	test('Edit Image: rotate and crop into a new media item; the original stays; no edit is the site\'s 400', async () => {
+		const photo = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#0a0' } }).png().toBuffer();
+		const item = await uploaded(photo, 'image/png', 'Field.png');
+		const edited = firstJson(await media({ operation: 'editImage', mediaId: item.id, rotate: 90, crop: { width: 50, height: 25 } }));
+		expect(edited).toMatchObject({ media_type: 'image', media_details: { width: 100, height: 100, parent_image: { attachment_id: item.id } } });
+		expect(edited.id).not.toBe(item.id);
+		const read = await cms.get(`/media/${edited.id}`, users.admin);
+		expect(read.body.source_url).toMatch(/\/Field-edited\.png$/);
+		const file = Buffer.from(await (await fetch(read.body.source_url)).arrayBuffer());
+		expect(await sharp(file).metadata()).toMatchObject({ width: 100, height: 100 });
+		expect((await cms.get(`/media/${item.id}`, users.admin)).body.media_details).toMatchObject({ width: 400, height: 200 });
+		const none = await media({ operation: 'editImage', mediaId: item.id });
+		expect(none.error).toMatchObject({ httpCode: '400', message: 'The image was not edited. Edit the image before applying the changes.' });
+		const unknown = await media({ operation: 'editImage', mediaId: 999999, rotate: 90 });
+		expect(unknown.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });
+	});
+
 	test('Download of an unknown item is the site\'s 404', async () => {
 		const run = await media({ operation: 'download', mediaId: 999999 });
 		expect(run.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });

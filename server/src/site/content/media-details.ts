@@ -72,6 +72,8 @@ export interface StoredDetails {
 	image_meta?: ImageMeta;
 	/** When the served file is a scaled or upright copy (`photo-scaled.jpg`): the uploaded file's name. */
 	original_image?: string;
+	/** An edited image (`/edit`): the item it was made from and that item's file below the uploads folder. */
+	parent_image?: { attachment_id: number; file: string };
 }
 
 /** A resized copy to store beside the original. */
@@ -398,4 +400,72 @@ export async function fileDetails(data: Buffer, fileName: string, mimeType: stri
 		main: { fileName: served.fileName, data: served.data },
 		copies: [...copies, { name: 'original_image', fileName, mimeType, width: size.width, height: size.height, data }],
 	};
+}
+
+/** One edit of `/media/{id}/edit`: a clockwise rotation in degrees, or a crop in percent of the current image. */
+export type ImageEdit = { type: 'rotate'; angle: number } | { type: 'crop'; left: number; top: number; width: number; height: number };
+
+/** Why an edit failed, as WordPress names it (`rest_unknown_image_file_type`, `rest_image_rotation_failed`, `rest_image_crop_failed`). */
+export class ImageEditError extends Error {
+	constructor(readonly code: 'rest_unknown_image_file_type' | 'rest_image_rotation_failed' | 'rest_image_crop_failed', message: string) {
+		super(message);
+	}
+}
+
+/**
+ * WordPress's `edit_media_item`: the edits applied in order to the image (turned upright first), saved in
+ * its own type. A crop applies only when it changes both sides, as WordPress's does.
+ */
+export async function applyEdits(data: Buffer, mimeType: string, edits: ImageEdit[]): Promise<Buffer> {
+	// Lossless between the steps: each is a pipeline of its own, so that they apply in the order given.
+	const step = (image: Sharp) => image.png({ compressionLevel: 0 }).toBuffer();
+	let current: Buffer;
+	try {
+		current = await step(sharp(data, { pages: 1, limitInputPixels: MAX_PIXELS }).rotate());
+	} catch {
+		throw new ImageEditError('rest_unknown_image_file_type', 'Unable to edit this image.');
+	}
+	for (const edit of edits) {
+		if (edit.type === 'rotate') {
+			if (edit.angle % 360 === 0) continue;
+			try {
+				current = await step(sharp(current).rotate(edit.angle));
+			} catch {
+				throw new ImageEditError('rest_image_rotation_failed', 'Unable to rotate this image.');
+			}
+			continue;
+		}
+		const { width = 0, height = 0 } = await sharp(current).metadata();
+		const crop = {
+			left: Math.round((width * edit.left) / 100),
+			top: Math.round((height * edit.top) / 100),
+			width: Math.round((width * edit.width) / 100),
+			height: Math.round((height * edit.height) / 100),
+		};
+		if (crop.width === width || crop.height === height) continue;
+		try {
+			current = await step(sharp(current).extract(crop));
+		} catch {
+			throw new ImageEditError('rest_image_crop_failed', 'Unable to crop this image.');
+		}
+	}
+	return RESIZABLE[mimeType](sharp(current)).toBuffer();
+}
+
+/** `empty()` as PHP sees a metadata value: `""`, `"0"`, `0`, `[]`. */
+const emptyValue = (value: unknown) => value === '' || value === '0' || value === 0 || (Array.isArray(value) && value.length === 0) || value == null;
+
+/**
+ * The metadata of an edited image: its own, with the EXIF and IPTC values it lost taken from the image it
+ * was made from, the orientation reset (the pixels are upright), and `parent_image`.
+ */
+export function editedDetails(own: StoredDetails, from: StoredDetails, parent: { attachment_id: number; file: string }): StoredDetails {
+	const meta = own.image_meta ? { ...own.image_meta } : undefined;
+	if (meta && from.image_meta) {
+		for (const [key, value] of Object.entries(from.image_meta) as [keyof ImageMeta, never][]) {
+			if (emptyValue(meta[key]) && !emptyValue(value)) meta[key] = value;
+		}
+	}
+	if (meta && !emptyValue(meta.orientation)) meta.orientation = 1;
+	return { ...own, ...(meta ? { image_meta: meta } : {}), parent_image: parent };
 }

@@ -8,7 +8,7 @@ import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
-import { fileDetails, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
+import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
@@ -236,7 +236,7 @@ const MEDIA_FIELDS: ContextTable = {
  * original), then the original as `full` when there are sizes; `sizes` is `{}` otherwise.
  */
 function answerDetails(baseUrl: string, fileId: string, fileName: string, mimeType: string, stored: StoredDetails) {
-	const { width, height, filesize, sizes: made = {}, image_meta, original_image } = stored;
+	const { width, height, filesize, sizes: made = {}, image_meta, original_image, parent_image } = stored;
 	const image = width !== undefined && height !== undefined;
 	const entries = Object.entries(made);
 	const sizes: Record<string, unknown> = Object.fromEntries(entries.map(([name, size]) => [name, { ...size, source_url: fileUrl(baseUrl, fileId, size.file) }]));
@@ -247,6 +247,7 @@ function answerDetails(baseUrl: string, fileId: string, fileName: string, mimeTy
 		sizes,
 		...(image_meta ? { image_meta } : {}),
 		...(original_image ? { original_image } : {}),
+		...(parent_image ? { parent_image } : {}),
 	};
 }
 
@@ -287,6 +288,68 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 }
 
 const idParams = z.object({ id: z.string() });
+
+/** Stores an image's resized copies (and its kept original) beside it. */
+function storeCopies(services: Services, contentId: number, copies: ImageCopy[]) {
+	for (const copy of copies) {
+		const file = services.store.files.insert({ mimetype: copy.mimeType, file_name: copy.fileName, data: copy.data });
+		services.store.attachments.addSize(contentId, copy.name, file.id);
+	}
+}
+
+/** The image types WordPress's `/edit` takes. */
+const EDITABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/** A number, also written as text (a form's fields are text). */
+const wpNumber = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), z.number());
+const percent = wpNumber.pipe(z.number().min(0).max(100));
+
+/** `/media/{id}/edit`'s arguments (WordPress's `get_edit_media_item_args`): `modifiers`, or the older rotation and crop. */
+const editBody = z.object({
+	src: z.url(),
+	modifiers: z
+		.array(
+			z.discriminatedUnion('type', [
+				z.object({ type: z.literal('rotate'), args: z.object({ angle: wpNumber }) }),
+				z.object({ type: z.literal('crop'), args: z.object({ left: wpNumber, top: wpNumber, width: wpNumber, height: wpNumber }) }),
+			]),
+		)
+		.min(1)
+		.optional(),
+	rotation: wpInt(1, 359).optional(),
+	x: percent.optional(),
+	y: percent.optional(),
+	width: percent.optional(),
+	height: percent.optional(),
+});
+
+/** The edits asked for: `modifiers` win over the older fields. */
+function editsOf(body: z.output<typeof editBody>): ImageEdit[] {
+	if (body.modifiers) return body.modifiers.map((m) => (m.type === 'rotate' ? { type: 'rotate', angle: m.args.angle } : { type: 'crop', ...m.args }));
+	const edits: ImageEdit[] = [];
+	if (body.rotation) edits.push({ type: 'rotate', angle: body.rotation });
+	if (body.x !== undefined && body.y !== undefined && body.width !== undefined && body.height !== undefined) {
+		edits.push({ type: 'crop', left: body.x, top: body.y, width: body.width, height: body.height });
+	}
+	return edits;
+}
+
+/** `photo.jpg` -> `photo-edited.jpg`; an edited image's edit keeps one `-edited`. */
+function editedName(fileName: string): string {
+	const dot = fileName.lastIndexOf('.');
+	const [base, ext] = dot > 0 ? [fileName.slice(0, dot), fileName.slice(dot)] : [fileName, ''];
+	return `${base.replace(/-edited(-\d+)?$/, '')}-edited${ext}`;
+}
+
+/** The last segment of a URL's path, decoded. */
+function baseName(url: string): string {
+	const last = new URL(url).pathname.split('/').pop() ?? '';
+	try {
+		return decodeURIComponent(last);
+	} catch {
+		return last;
+	}
+}
 
 /** What `post-process` can do: WordPress 6.x knows one action. */
 const POST_PROCESS_ACTIONS = ['create-image-subsizes'] as const;
@@ -382,10 +445,7 @@ export const mediaRoutes: Route[] = [
 				const written = writeItem(env, undefined, item, { revision: false });
 				const saved = store.content.save({ ...written, mime_type: upload.mimeType, parent: body.post ?? 0 });
 				store.attachments.insert({ content_id: saved.id, file_id: stored.id, alt_text: textField(body.alt_text ?? ''), details: JSON.stringify(details) });
-				for (const copy of copies) {
-					const copyFile = store.files.insert({ mimetype: copy.mimeType, file_name: copy.fileName, data: copy.data });
-					store.attachments.addSize(saved.id, copy.name, copyFile.id);
-				}
+				storeCopies(services, saved.id, copies);
 				return saved;
 			});
 			reply.code(201).header('Location', itemUrl(services, MEDIA, row.id)).header('X-WP-Upload-Attachment-ID', String(row.id));
@@ -414,6 +474,63 @@ export const mediaRoutes: Route[] = [
 	update('POST'),
 	update('PUT'),
 	update('PATCH'),
+
+	route({
+		method: 'POST',
+		path: `${BASE}/{id}/edit`,
+		auth: 'site',
+		summary: 'Edit an image (rotate, crop) into a new media item (201, Location): the original stays as it is',
+		params: idParams,
+		body: editBody,
+		handler: async ({ services, siteUser: user, params, body, request, reply }) => {
+			const id = pathId(request, params.id);
+			const env = contentEnv(services, user, MEDIA);
+			const { store } = services;
+			if (!can(user, 'upload_files')) throw denied(user, 'rest_cannot_edit_image', 'Sorry, you are not allowed to upload media on this site.');
+			const row = getItem(services, MEDIA, id);
+			checkUpdate(env, row, {});
+			const attachment = store.attachments.get(id);
+			const details = attachment ? (JSON.parse(attachment.details) as StoredDetails) : undefined;
+			// `src` must be one of the image's files (`wp_image_file_matches_image_meta`).
+			const files = new Set([attachment?.file_name, details?.original_image, ...Object.values(details?.sizes ?? {}).map((size) => size.file)]);
+			if (!attachment || !details || details.width === undefined || !files.has(baseName(body.src))) {
+				throw new ApiError(404, 'Unable to get meta information for file.', 'rest_unknown_attachment');
+			}
+			if (!EDITABLE.has(row.mime_type)) throw badRequest('This type of file cannot be edited.', 'rest_cannot_edit_file_type');
+			const edits = editsOf(body);
+			if (!edits.length) throw badRequest('The image was not edited. Edit the image before applying the changes.', 'rest_image_not_edited');
+			// Edits start from the upload: the kept original when a scaled or upright copy is served.
+			const originalId = store.attachments.sizeFiles(id).get('original_image') ?? attachment.file_id;
+			const original = store.files.byId(originalId)!;
+			let edited: Buffer;
+			try {
+				edited = await applyEdits(original.data, row.mime_type, edits);
+			} catch (error) {
+				if (error instanceof ImageEditError) throw new ApiError(500, error.message, error.code);
+				throw error;
+			}
+			const fileName = editedName(original.file_name);
+			const made = await fileDetails(edited, fileName, row.mime_type);
+			const saved = store.tx(() => {
+				// Still there and still the caller's to edit, after the image work.
+				const source = getItem(services, MEDIA, id);
+				checkUpdate(env, source, {});
+				const stored = store.files.insert({ mimetype: row.mime_type, file_name: made.main.fileName, data: made.main.data });
+				// WordPress copies the title, description and caption; the new item is attached to nothing.
+				const item: ItemBody = { title: source.title, content: source.content, excerpt: source.excerpt, status: 'inherit' as ItemBody['status'], ping_status: 'closed' };
+				const written = writeItem(env, undefined, item, { revision: false });
+				const created = store.content.save({ ...written, mime_type: row.mime_type, parent: 0 });
+				const parent = { attachment_id: id, file: `wdm/${originalId}/${original.file_name}` };
+				const alt = store.attachments.get(id)?.alt_text ?? '';
+				store.attachments.insert({ content_id: created.id, file_id: stored.id, alt_text: alt, details: JSON.stringify(editedDetails(made.details, details, parent)) });
+				storeCopies(services, created.id, made.copies);
+				return created;
+			});
+			reply.code(201).header('Location', itemUrl(services, MEDIA, saved.id)).header('X-WP-Upload-Attachment-ID', String(saved.id));
+			// WordPress answers in the request's context, which this route leaves as `view`.
+			return mediaView(viewEnv(services, user, MEDIA, 'view'), saved);
+		},
+	}),
 
 	route({
 		method: 'POST',
