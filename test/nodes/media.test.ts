@@ -217,7 +217,7 @@ describe('Get, Get Many, Update, Delete', () => {
 		const photo = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#0a0' } }).png().toBuffer();
 		const item = await uploaded(photo, 'image/png', 'Field.png');
 		const edited = firstJson(await media({ operation: 'editImage', mediaId: item.id, rotate: 90, crop: { width: 50, height: 25 } }));
-		expect(edited).toMatchObject({ media_type: 'image', media_details: { width: 100, height: 100, parent_image: { attachment_id: item.id } } });
+		expect(edited).toMatchObject({ media_type: 'image', media_details: { width: 100, height: 100, parent_image: { attachment_id: String(item.id) } } });
 		expect(edited.id).not.toBe(item.id);
 		const read = await cms.get(`/media/${edited.id}`, users.admin);
 		expect(read.body.source_url).toMatch(/\/Field-edited\.png$/);

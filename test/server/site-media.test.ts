@@ -867,7 +867,7 @@ describe('edit (rotate, crop) into a new media item', () => {
 		expect(edited.id).not.toBe(source.id);
 		expect(edited).toMatchObject({ title: { rendered: 'Halves' }, caption: { rendered: expect.stringContaining('Red and blue') }, alt_text: 'Two colours', post: null });
 		expect(edited.source_url).toMatch(/\/halves-edited\.png$/);
-		expect(edited.media_details).toMatchObject({ width: 100, height: 200, parent_image: { attachment_id: source.id, file: source.media_details.file } });
+		expect(edited.media_details).toMatchObject({ width: 100, height: 200, parent_image: { attachment_id: String(source.id), file: source.media_details.file } });
 		expect(edited).not.toHaveProperty('missing_image_sizes');
 		expect(Object.keys(edited.media_details.sizes).sort()).toEqual(['full', 'thumbnail']);
 		expect(await look(edited.source_url, 50, 100)).toEqual({ width: 100, height: 200, colour: 'red' });

@@ -46,6 +46,8 @@ const ID_KEYS = new Set([
 	'page_for_posts',
 	'default_category',
 	'wp_id',
+	// an edited image's source (`media_details.parent_image`)
+	'attachment_id',
 ]);
 
 /** Keys whose values (the whole subtree's values) are compared by type only. */
@@ -92,10 +94,10 @@ const ID_SLUG = /^\d+(-(revision|autosave)-v\d+)$/;
 const typeOnlyKey = (key: string, value: unknown) => ID_KEYS.has(key) || (TYPE_ONLY_KEYS.has(key) && (key !== 'description' || typeof value === 'string'));
 /**
  * The bytes of an image's resized copy depend on the encoder (WordPress's GD, the reference's libvips),
- * not on the contract: a size's `filesize`, and the served file's when it is a scaled or upright copy.
+ * not on the contract: a size's `filesize`, and the served file's when it is a scaled, upright or edited copy.
  */
 const ENCODED_SIZE = /(^|\.)sizes\.[^.]+\.filesize$/;
-const encodedSize = (path: string, key: string, parent: Record<string, unknown>) => ENCODED_SIZE.test(path) || (key === 'filesize' && 'original_image' in parent);
+const encodedSize = (path: string, key: string, parent: Record<string, unknown>) => ENCODED_SIZE.test(path) || (key === 'filesize' && ('original_image' in parent || 'parent_image' in parent));
 
 export function typeName(value: unknown): string {
 	if (value === null) return 'null';

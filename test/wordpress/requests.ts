@@ -48,6 +48,9 @@ const IPTC_PHOTO = sharp({ create: { width: 320, height: 240, channels: 3, backg
 /** A 320x240 JPEG whose EXIF says to turn it a quarter clockwise (orientation 6): served upright as `-rotated`. */
 const TURNED_PHOTO = sharp({ create: { width: 320, height: 240, channels: 3, background: '#c84' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
 
+/** A 400x300 RGB PNG, to edit. */
+const SMALL_RGB = sharp({ create: { width: 400, height: 300, channels: 3, background: '#a52' } }).png().toBuffer();
+
 /** A PNG of one colour, `width` x `height` (8-bit grey), large enough for WordPress to make its sizes of it. */
 function greyPng(width: number, height: number): Buffer {
 	const chunk = (type: string, data: Buffer) => {
@@ -285,6 +288,9 @@ const media: Req[] = [
 	get('media', 'anonymous', `${W}/media/999999`),
 	// Images with sizes: WordPress makes its default sizes smaller than the original, and reads EXIF from JPEGs.
 	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'wide.png', type: 'image/png', data: greyPng(1600, 1200) }, save: 'media:wide' }),
+	// An RGB image: PHP's GD crashes rotating the grey one by 180° (a segmentation fault in imagerotate).
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'small.png', type: 'image/png', data: SMALL_RGB }, save: 'media:small' }),
+	get('media', 'author', `${W}/media/{media:small}`, undefined, { save: { name: 'media:small-url', from: 'source_url' } }),
 	req('media', 'editor', 'POST', `${W}/media`, { file: { name: 'photo.jpg', type: 'image/jpeg', data: PHOTO }, save: 'media:photo' }),
 	req('media', 'admin', 'POST', `${W}/media`, { file: { name: 'titled.jpg', type: 'image/jpeg', data: PHOTO }, query: { title: 'Given title', caption: 'Given caption' } }),
 	...asEach(['anonymous', 'admin'] as Caller[], (as) => get('media', as, `${W}/media/{media:wide}`)),
@@ -304,6 +310,15 @@ const media: Req[] = [
 	post('media', 'contributor', `${W}/media/{media:wide}/post-process`, { action: 'create-image-subsizes' }),
 	post('media', 'anonymous', `${W}/media/{media:wide}/post-process`, { action: 'create-image-subsizes' }),
 	post('media', 'admin', `${W}/media/999999/post-process`, { action: 'create-image-subsizes' }),
+	// Edits make a new item from the image; `src` is one of its files (its URL, saved from the upload).
+	post('media', 'author', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', modifiers: [{ type: 'rotate', args: { angle: 90 } }, { type: 'crop', args: { left: 10, top: 10, width: 50, height: 50 } }] }),
+	post('media', 'author', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', rotation: 180 }),
+	post('media', 'author', `${W}/media/{media:small}/edit`, { src: '{media:small-url}' }),
+	post('media', 'author', `${W}/media/{media:small}/edit`, { rotation: 90 }),
+	post('media', 'author', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', rotation: 360 }),
+	post('media', 'contributor', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', rotation: 90 }),
+	post('media', 'anonymous', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', rotation: 90 }),
+	post('media', 'editor', `${W}/media/{media:notes}/edit`, { src: 'http://example.com/notes.txt', rotation: 90 }),
 	get('media', 'anonymous', `${W}/media/{media:turned}`),
 	del('media', 'admin', `${W}/media/{media:big}`, { force: true }),
 	del('media', 'author', `${W}/media/{media:wide}`, { force: true }),

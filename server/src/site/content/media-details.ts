@@ -72,8 +72,11 @@ export interface StoredDetails {
 	image_meta?: ImageMeta;
 	/** When the served file is a scaled or upright copy (`photo-scaled.jpg`): the uploaded file's name. */
 	original_image?: string;
-	/** An edited image (`/edit`): the item it was made from and that item's file below the uploads folder. */
-	parent_image?: { attachment_id: number; file: string };
+	/**
+	 * An edited image (`/edit`): the item it was made from (its id as text: WordPress stores the route's
+	 * parameter as it came) and that item's file below the uploads folder.
+	 */
+	parent_image?: { attachment_id: string; file: string };
 }
 
 /** A resized copy to store beside the original. */
@@ -459,7 +462,7 @@ const emptyValue = (value: unknown) => value === '' || value === '0' || value ==
  * The metadata of an edited image: its own, with the EXIF and IPTC values it lost taken from the image it
  * was made from, the orientation reset (the pixels are upright), and `parent_image`.
  */
-export function editedDetails(own: StoredDetails, from: StoredDetails, parent: { attachment_id: number; file: string }): StoredDetails {
+export function editedDetails(own: StoredDetails, from: StoredDetails, parent: { attachment_id: string; file: string }): StoredDetails {
 	const meta = own.image_meta ? { ...own.image_meta } : undefined;
 	if (meta && from.image_meta) {
 		for (const [key, value] of Object.entries(from.image_meta) as [keyof ImageMeta, never][]) {

@@ -520,7 +520,7 @@ export const mediaRoutes: Route[] = [
 				const item: ItemBody = { title: source.title, content: source.content, excerpt: source.excerpt, status: 'inherit' as ItemBody['status'], ping_status: 'closed' };
 				const written = writeItem(env, undefined, item, { revision: false });
 				const created = store.content.save({ ...written, mime_type: row.mime_type, parent: 0 });
-				const parent = { attachment_id: id, file: `wdm/${originalId}/${original.file_name}` };
+				const parent = { attachment_id: String(id), file: `wdm/${originalId}/${original.file_name}` };
 				const alt = store.attachments.get(id)?.alt_text ?? '';
 				store.attachments.insert({ content_id: created.id, file_id: stored.id, alt_text: alt, details: JSON.stringify(editedDetails(made.details, details, parent)) });
 				storeCopies(services, created.id, made.copies);
