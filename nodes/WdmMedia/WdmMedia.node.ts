@@ -5,12 +5,14 @@ import { pickerMethods } from '../shared/pickers';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { deleteMedia } from './delete';
 import { download } from './download';
+import { editImage } from './editImage';
+import { generateSizes } from './generateSizes';
 import { get } from './get';
 import { getMany } from './getMany';
 import { update } from './update';
 import { upload } from './upload';
 
-const operations = [upload, get, getMany, update, download, deleteMedia];
+const operations = [upload, get, getMany, update, download, editImage, generateSizes, deleteMedia];
 const direct = directOperations('media', operations, siteApi);
 
 export class WdmMedia implements INodeType {

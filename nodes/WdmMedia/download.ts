@@ -15,12 +15,31 @@ function fileNameOf(url: string): string {
 	}
 }
 
-/** Fetches each media item's file (`source_url`) into a binary property of the item. */
+/** The sizes the site makes of an image (WordPress's defaults), smallest first; `full` is the file itself. */
+const IMAGE_SIZES = [
+	{ name: 'Full Size', value: 'full', description: 'The file as the site serves it' },
+	{ name: 'Thumbnail (150x150, Cropped)', value: 'thumbnail' },
+	{ name: 'Medium (Fits 300x300)', value: 'medium' },
+	{ name: 'Medium Large (768 Wide)', value: 'medium_large' },
+	{ name: 'Large (Fits 1024x1024)', value: 'large' },
+	{ name: '1536x1536', value: '1536x1536' },
+	{ name: '2048x2048', value: '2048x2048' },
+];
+
+/** The URL and type of the size asked for: that size when the site made it, else the file itself (as WordPress falls back). */
+function fileOf(json: INodeExecutionData['json'], size: string): { url: unknown; mimeType: unknown } {
+	const sizes = (json.media_details as { sizes?: Record<string, { source_url?: string; mime_type?: string }> } | undefined)?.sizes;
+	const made = size !== 'full' ? sizes?.[size] : undefined;
+	return made?.source_url ? { url: made.source_url, mimeType: made.mime_type } : { url: json.source_url, mimeType: json.mime_type };
+}
+
+/** Fetches each media item's file (`source_url`, or the size asked for) into a binary property of the item. */
 async function fileToBinary(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const property = this.getNodeParameter('outputPropertyName', 'data') as string;
+	const size = this.getNodeParameter('imageSize', 'full') as string;
 	return await Promise.all(
 		items.map(async (item) => {
-			const url = item.json.source_url;
+			const { url, mimeType: type } = fileOf(item.json, size);
 			if (typeof url !== 'string' || url === '') {
 				throw new NodeOperationError(this.getNode(), `Media item ${item.json.id} has no file to download`, { itemIndex: this.getItemIndex() });
 			}
@@ -38,7 +57,7 @@ async function fileToBinary(this: IExecuteSingleFunctions, items: INodeExecution
 					itemIndex: this.getItemIndex(),
 				});
 			}
-			const mimeType = typeof item.json.mime_type === 'string' && item.json.mime_type ? item.json.mime_type : undefined;
+			const mimeType = typeof type === 'string' && type ? type : undefined;
 			const binary = await this.helpers.prepareBinaryData(Buffer.from(response.body as ArrayBuffer), fileNameOf(url), mimeType);
 			return { json: item.json, binary: { [property]: binary } };
 		}),
@@ -55,5 +74,16 @@ export const download: Operation = {
 		send: { preSend: [toSiteNamespace] },
 		output: { postReceive: [siteResponse, fileToBinary] },
 	},
-	fields: [mediaIdField, binaryOutputField],
+	fields: [
+		mediaIdField,
+		binaryOutputField,
+		{
+			displayName: 'Image Size',
+			name: 'imageSize',
+			type: 'options',
+			options: IMAGE_SIZES,
+			default: 'full',
+			description: 'For an image, which of its sizes to download; a size the site did not make (the image is smaller) gives the full file',
+		},
+	],
 };

@@ -27,3 +27,24 @@ export async function serveFiles(files: Record<string, [type: string, body: Buff
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
+
+/**
+ * A JPEG with IPTC fields (record 2: 105 headline, 120 caption, 80 byline, 116 copyright, 55/60 date
+ * and time, 25 keywords...) as Photoshop writes them: an APP13 segment right after the start of image.
+ */
+export function withIptc(jpeg: Buffer, records: [tag: number, value: string][]): Buffer {
+	const data = Buffer.concat(
+		records.map(([tag, value]) => {
+			const bytes = Buffer.from(value, 'utf8');
+			return Buffer.concat([Buffer.from([0x1c, 0x02, tag, bytes.length >> 8, bytes.length & 0xff]), bytes]);
+		}),
+	);
+	const size = Buffer.alloc(4);
+	size.writeUInt32BE(data.length);
+	// An image resource block: `8BIM`, resource 0x0404 (IPTC), an empty name, the size, the data padded to even.
+	const block = Buffer.concat([Buffer.from('8BIM', 'latin1'), Buffer.from([0x04, 0x04, 0, 0]), size, data, Buffer.alloc(data.length % 2)]);
+	const payload = Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), block]);
+	const length = Buffer.alloc(2);
+	length.writeUInt16BE(payload.length + 2);
+	return Buffer.concat([jpeg.subarray(0, 2), Buffer.from([0xff, 0xed]), length, payload, jpeg.subarray(2)]);
+}

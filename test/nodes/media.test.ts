@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { App } from '../../server/src/app';
 import { PDF, PNG } from '../helpers/files';
 import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
@@ -87,8 +88,8 @@ describe('Upload', () => {
 		expect(refused.error?.description).toContain('rest_cannot_create');
 
 		const unknown = await media({ operation: 'upload', options: { post: 999999 } }, { input: [fileItem(PNG, 'image/png', 'a.png')] });
-		expect(unknown.error).toMatchObject({ httpCode: '400', message: 'Invalid parameter(s): post' });
-		expect(unknown.error?.description).toContain('999999');
+		expect(unknown.error).toMatchObject({ httpCode: '403', message: 'Sorry, you are not allowed to upload media to this post.' });
+		expect(unknown.error?.description).toContain('rest_cannot_edit');
 
 		const run = await media(
 			{ operation: 'upload', options: { post: '={{ $json.post }}' } },
@@ -174,6 +175,59 @@ describe('Get, Get Many, Update, Delete', () => {
 		expect((await fetch(item.source_url)).status).toBe(404);
 		const again = await media({ operation: 'delete', mediaId: item.id });
 		expect(again.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });
+	});
+
+	test('Download with an Image Size: that size of the image, or the full file when the image is smaller than it', async () => {
+		const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#36c' } }).png().toBuffer();
+		const item = await uploaded(photo, 'image/png', 'Harbour.png');
+		const got = async (imageSize: string) => {
+			const run = await media({ operation: 'download', mediaId: item.id, imageSize });
+			expect(run.error).toBeUndefined();
+			const file = run.items[0].binary!.data;
+			const { width, height } = await sharp(Buffer.from(file.data, 'base64')).metadata();
+			return { fileName: file.fileName, mimeType: file.mimeType, width, height };
+		};
+		expect(await got('thumbnail')).toEqual({ fileName: 'Harbour-150x150.png', mimeType: 'image/png', width: 150, height: 150 });
+		expect(await got('medium')).toEqual({ fileName: 'Harbour-300x225.png', mimeType: 'image/png', width: 300, height: 225 });
+		expect(await got('full')).toEqual({ fileName: 'Harbour.png', mimeType: 'image/png', width: 640, height: 480 });
+		// No large copy of a 640x480 image: the full file.
+		expect(await got('large')).toEqual({ fileName: 'Harbour.png', mimeType: 'image/png', width: 640, height: 480 });
+		// The Get operation answers the sizes as the site does.
+		const read = firstJson(await media({ operation: 'get', mediaId: item.id }));
+		expect(Object.keys((read.media_details as { sizes: object }).sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
+	});
+
+	test('Generate Missing Sizes: an image stored without its sizes gets them; read back over REST', async () => {
+		const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#693' } }).jpeg().toBuffer();
+		const item = await uploaded(photo, 'image/jpeg', 'Older.jpg');
+		// As an older server stored it: no sizes.
+		server.services.store.db.prepare('DELETE FROM attachment_sizes WHERE content_id = ?').run(item.id);
+		server.services.store.attachments.setDetails(item.id as number, JSON.stringify({ width: 400, height: 300, filesize: photo.length }));
+		expect((await cms.get(`/media/${item.id}?context=edit`, users.admin)).body.missing_image_sizes).toEqual(['medium', 'thumbnail']);
+		const made = firstJson(await media({ operation: 'generateSizes', mediaId: item.id }));
+		expect(made).toMatchObject({ id: item.id, missing_image_sizes: [] });
+		const read = await cms.get(`/media/${item.id}?context=edit`, users.admin);
+		expect(read.body.missing_image_sizes).toEqual([]);
+		expect(read.body.media_details.sizes.medium).toMatchObject({ file: 'Older-300x225.jpg', width: 300, height: 225 });
+		const unknown = await media({ operation: 'generateSizes', mediaId: 999999 });
+		expect(unknown.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });
+	});
+
+	test('Edit Image: rotate and crop into a new media item; the original stays; no edit is the site\'s 400', async () => {
+		const photo = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#0a0' } }).png().toBuffer();
+		const item = await uploaded(photo, 'image/png', 'Field.png');
+		const edited = firstJson(await media({ operation: 'editImage', mediaId: item.id, rotate: 90, crop: { width: 50, height: 25 } }));
+		expect(edited).toMatchObject({ media_type: 'image', media_details: { width: 100, height: 100, parent_image: { attachment_id: String(item.id) } } });
+		expect(edited.id).not.toBe(item.id);
+		const read = await cms.get(`/media/${edited.id}`, users.admin);
+		expect(read.body.source_url).toMatch(/\/Field-edited\.png$/);
+		const file = Buffer.from(await (await fetch(read.body.source_url)).arrayBuffer());
+		expect(await sharp(file).metadata()).toMatchObject({ width: 100, height: 100 });
+		expect((await cms.get(`/media/${item.id}`, users.admin)).body.media_details).toMatchObject({ width: 400, height: 200 });
+		const none = await media({ operation: 'editImage', mediaId: item.id });
+		expect(none.error).toMatchObject({ httpCode: '400', message: 'The image was not edited. Edit the image before applying the changes.' });
+		const unknown = await media({ operation: 'editImage', mediaId: 999999, rotate: 90 });
+		expect(unknown.error).toMatchObject({ httpCode: '404', message: 'Invalid post ID.' });
 	});
 
 	test('Download of an unknown item is the site\'s 404', async () => {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import type { App } from '../../server/src/app';
 import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
+import { withIptc } from '../helpers/files';
 import { expectWpError, readReply, type Reply } from '../helpers/server';
 
 /** `cms/v2/media` over real HTTP: uploads (raw and multipart), the stored file, filters, updates, deletion, rights. */
@@ -56,6 +58,22 @@ function webp(width: number, height: number): Buffer {
 	body.writeUInt32LE((width - 1) | ((height - 1) << 14), 21);
 	return body;
 }
+
+/** WordPress's `image_meta` of an image without EXIF or IPTC. */
+const EMPTY_IMAGE_META = {
+	aperture: '0',
+	credit: '',
+	camera: '',
+	caption: '',
+	created_timestamp: '0',
+	copyright: '',
+	focal_length: '0',
+	iso: '0',
+	shutter_speed: '0',
+	title: '',
+	orientation: '0',
+	keywords: [],
+};
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
@@ -126,7 +144,7 @@ describe('upload', () => {
 			missing_image_sizes: [],
 			generated_slug: 'sunset-photo',
 		});
-		expect(media.media_details).toEqual({ width: 40, height: 30, filesize: data.length, file: expect.stringMatching(/\/Sunset-Photo\.png$/), sizes: {} });
+		expect(media.media_details).toEqual({ width: 40, height: 30, file: expect.stringMatching(/\/Sunset-Photo\.png$/), filesize: data.length, sizes: {}, image_meta: EMPTY_IMAGE_META });
 		expect(media.source_url).toMatch(new RegExp(`^${server.url}/wp-content/uploads/wdm/[^/]+/Sunset-Photo\\.png$`));
 		expect(media.guid).toEqual({ raw: media.source_url, rendered: media.source_url });
 		expect(media).not.toHaveProperty('content');
@@ -144,7 +162,7 @@ describe('upload', () => {
 
 	test('an uploaded HTML page or SVG image is served as a download, sandboxed, never sniffed', async () => {
 		const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
-		for (const [name, type] of [['page.html', 'text/html'], ['logo.svg', 'image/svg+xml'], ['app.js', 'text/javascript']]) {
+		for (const [name, type] of [['page.html', 'text/html'], ['logo.png', 'image/svg+xml'], ['app.js', 'text/javascript']]) {
 			const media = await upload(u.admin, svg, { name, type });
 			const file = await fetch(media.source_url);
 			expect(file.status).toBe(200);
@@ -325,10 +343,10 @@ describe('upload errors', () => {
 		expect(form.body.data.params).toHaveProperty('comment_status');
 	});
 
-	test('post: must exist (400), be a post or page (400), and be editable by the uploader (403)', async () => {
+	test('post: must be a post or page (400), editable by the uploader (403; no one may edit one that does not exist)', async () => {
 		const missing = await uploadRaw(u.admin, png(1, 1), { query: 'post=999999' });
-		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { post: expect.stringContaining('999999') } } });
+		expect(missing.status).toBe(403);
+		expect(missing.body).toMatchObject({ code: 'rest_cannot_edit', message: 'Sorry, you are not allowed to upload media to this post.' });
 		const media = await upload(u.admin, png(1, 1));
 		const onMedia = await uploadRaw(u.admin, png(1, 1), { query: `post=${media.id}` });
 		expect(onMedia.body).toMatchObject({ code: 'rest_invalid_param', message: 'Invalid parent type.' });
@@ -340,12 +358,22 @@ describe('upload errors', () => {
 		expect((await uploadRaw(u.author, png(1, 1), { query: `post=${own.id}` })).status).toBe(201);
 	});
 
-	test('pages and scripts only from users with unfiltered_html; others may upload them as plain data', async () => {
+	test('pages and scripts only from users with unfiltered_html; file types WordPress does not take from nobody', async () => {
 		const html = '<script>alert(1)</script>';
-		const author = await uploadRaw(u.author, html, { type: 'text/html', name: 'x.html' });
-		expect(author.status).toBe(400);
-		expect(author.body).toMatchObject({ code: 'rest_upload_sideload_error', message: expect.stringContaining('text/html') });
+		const refused = { code: 'rest_upload_sideload_error', message: 'Sorry, you are not allowed to upload this file type.', data: { status: 500 } };
+		for (const [name, type] of [['x.html', 'text/html'], ['x.js', 'text/javascript'], ['x.txt', 'text/html']]) {
+			const author = await uploadRaw(u.author, html, { type, name });
+			expect(author.status).toBe(500);
+			expect(author.body).toMatchObject(refused);
+		}
 		expect((await uploadRaw(u.editor, html, { type: 'text/html', name: 'x.html' })).status).toBe(201);
+		// Not in WordPress's list (no SVG, no programs, unknown extensions), whoever uploads.
+		for (const [name, type] of [['logo.svg', 'image/svg+xml'], ['setup.exe', 'application/x-msdownload'], ['tool.xyz', 'application/octet-stream']]) {
+			const admin = await uploadRaw(u.admin, html, { type, name });
+			expect(admin.status).toBe(500);
+			expect(admin.body).toMatchObject(refused);
+		}
+		expect((await cms.get('/media', u.admin, { search: 'setup' })).body).toEqual([]);
 	});
 
 	test('a body over the limit is a 413; other routes still take JSON only', async () => {
@@ -459,7 +487,11 @@ describe('update', () => {
 		expect(other.body.code).toBe('rest_cannot_edit');
 		expect((await cms.post(`/media/${media.id}`, u.anonymous, { title: 'x' })).status).toBe(401);
 		expect((await cms.post(`/media/${media.id}`, u.editor, { title: 'By the editor' })).status).toBe(200);
-		expect((await cms.post(`/media/${media.id}`, u.author, { post: 999999 })).body.code).toBe('rest_invalid_param');
+		// An unknown post is stored as given (WordPress checks only the parent's type on update).
+		const unknown = await cms.post(`/media/${media.id}`, u.author, { post: 999999 });
+		expect(unknown.body).toMatchObject({ post: 999999 });
+		expect((await stored(media.id)).post).toBe(999999);
+		expect((await cms.get(`/media/${media.id}`, u.anonymous)).status).toBe(200);
 		expect((await cms.post(`/media/${media.id}`, u.author, { alt_text: 5 })).body.data.params).toHaveProperty('alt_text');
 		expect((await cms.post('/media/999999', u.admin, { title: 'x' })).status).toBe(404);
 	});
@@ -520,5 +552,364 @@ describe('index', () => {
 		expect(list).toHaveProperty('parent_exclude');
 		expect(collection.endpoints[1].args).toHaveProperty('alt_text');
 		expect(index.body.routes['/cms/v2/media/(?P<id>[^/]+)'].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+	});
+});
+
+describe('image sizes and metadata (WordPress 6.x)', () => {
+	/** A real image of one colour, made with sharp. */
+	const solid = (width: number, height: number, format: 'png' | 'jpeg') =>
+		sharp({ create: { width, height, channels: 3, background: '#3a7' } })[format]().toBuffer();
+
+	/** What the site serves at `url`, and the image's real size read back by decoding it. */
+	async function served(url: string) {
+		const res = await fetch(url);
+		const data = Buffer.from(await res.arrayBuffer());
+		const decoded = res.status === 200 ? await sharp(data).metadata() : undefined;
+		return { status: res.status, type: res.headers.get('content-type'), length: data.length, width: decoded?.width, height: decoded?.height };
+	}
+
+	/** An upload to either namespace (the raw body). */
+	async function uploadTo(namespace: 'cms/v2' | 'wp/v2', user: SiteUser, data: Buffer, name: string, type: string, query = '') {
+		const res = await readReply(
+			await fetch(`${server.url}/wp-json/${namespace}/media${query ? `?${query}` : ''}`, {
+				method: 'POST',
+				headers: { ...user.headers, 'content-type': type, 'content-disposition': `attachment; filename="${name}"` },
+				body: data,
+			}),
+		);
+		if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body)}`);
+		return res.body;
+	}
+
+	const sizeUrls = (media: { media_details: { sizes: Record<string, { source_url: string }> } }) => Object.values(media.media_details.sizes).map((s) => s.source_url);
+
+	test.each(['cms/v2', 'wp/v2'] as const)('%s: the default sizes smaller than the original are made, served beside it at their size', async (namespace) => {
+		const data = await solid(1600, 1200, 'png');
+		const media = await uploadTo(namespace, u.author, data, 'wide.png', 'image/png');
+		const { sizes, ...details } = media.media_details;
+		expect(details).toEqual({ width: 1600, height: 1200, file: expect.stringMatching(/\/wide\.png$/), filesize: data.length, image_meta: EMPTY_IMAGE_META });
+		// WordPress's defaults: thumbnail cropped to 150x150, the others fitted in their box; 2048x2048 is larger than the image.
+		const expected: Record<string, [number, number]> = {
+			medium: [300, 225],
+			large: [1024, 768],
+			thumbnail: [150, 150],
+			medium_large: [768, 576],
+			'1536x1536': [1536, 1152],
+			full: [1600, 1200],
+		};
+		expect(Object.keys(sizes).sort()).toEqual(Object.keys(expected).sort());
+		const folder = media.source_url.slice(0, media.source_url.lastIndexOf('/') + 1);
+		for (const [name, [width, height]] of Object.entries(expected)) {
+			const size = sizes[name];
+			const file = name === 'full' ? 'wide.png' : `wide-${width}x${height}.png`;
+			expect(size).toEqual({
+				file,
+				width,
+				height,
+				...(name === 'full' ? {} : { filesize: expect.any(Number) }),
+				mime_type: 'image/png',
+				source_url: `${folder}${file}`,
+			});
+			const got = await served(size.source_url);
+			expect(got).toEqual({ status: 200, type: 'image/png', length: name === 'full' ? data.length : size.filesize, width, height });
+		}
+		expect(sizes.full.source_url).toBe(media.source_url);
+		// Nothing is missing, and the item reads back the same in both namespaces.
+		const edit = (await cms.get(`/media/${media.id}`, u.author, { context: 'edit' })).body;
+		expect(edit.missing_image_sizes).toEqual([]);
+		expect(edit.media_details).toEqual(media.media_details);
+		const twin = await readReply(await fetch(`${server.url}/wp-json/${namespace === 'wp/v2' ? 'cms/v2' : 'wp/v2'}/media/${media.id}`));
+		expect(twin.body.media_details).toEqual(media.media_details);
+	});
+
+	test('a JPEG with EXIF: image_meta as WordPress reads it, its title and caption by default; the request wins', async () => {
+		const data = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#2a6' } })
+			.jpeg()
+			.withExif({
+				IFD0: { Model: 'Testcam X100', Artist: 'Ada Lovelace', Copyright: '(c) Ada', ImageDescription: 'Green field' },
+				IFD2: { FNumber: '28/10', ExposureTime: '1/250', ISOSpeedRatings: '200', FocalLength: '50/1', DateTimeDigitized: '2024:01:02 03:04:05' },
+			})
+			.toBuffer();
+		const media = await uploadTo('wp/v2', u.editor, data, 'field.jpg', 'image/jpeg');
+		expect(media.media_details.image_meta).toEqual({
+			aperture: '2.8',
+			credit: 'Ada Lovelace',
+			camera: 'Testcam X100',
+			caption: 'Green field',
+			created_timestamp: String(Date.UTC(2024, 0, 2, 3, 4, 5) / 1000),
+			copyright: '(c) Ada',
+			focal_length: '50',
+			iso: '200',
+			shutter_speed: '0.004',
+			title: 'Green field',
+			orientation: '1',
+			keywords: [],
+		});
+		expect(media).toMatchObject({ title: { raw: 'Green field' }, caption: { raw: 'Green field' } });
+		expect(Object.keys(media.media_details.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
+		expect(await served(media.media_details.sizes.medium.source_url)).toMatchObject({ status: 200, type: 'image/jpeg', width: 300, height: 225 });
+		const given = await uploadTo('cms/v2', u.editor, data, 'field.jpg', 'image/jpeg', 'title=Mine&caption=Said+so');
+		expect(given).toMatchObject({ title: { raw: 'Mine' }, caption: { raw: 'Said so' } });
+	});
+
+	test('a JPEG with IPTC: headline as title, caption, byline as credit, copyright, date and time with its offset, keywords', async () => {
+		const base = await solid(320, 240, 'jpeg');
+		const data = withIptc(base, [
+			[105, 'Harbour at dawn'],
+			[120, 'Boats in the morning fog'],
+			[80, 'Grace Hopper'],
+			[116, '(c) Grace'],
+			[55, '20230405'],
+			[60, '061500+0200'],
+			[25, 'harbour'],
+			[25, 'boats'],
+		]);
+		const media = await uploadTo('wp/v2', u.author, data, 'harbour.jpg', 'image/jpeg');
+		expect(media.media_details.image_meta).toEqual({
+			...EMPTY_IMAGE_META,
+			credit: 'Grace Hopper',
+			caption: 'Boats in the morning fog',
+			created_timestamp: String(Date.UTC(2023, 3, 5, 4, 15) / 1000),
+			copyright: '(c) Grace',
+			title: 'Harbour at dawn',
+			keywords: ['harbour', 'boats'],
+		});
+		expect(media).toMatchObject({ title: { raw: 'Harbour at dawn' }, caption: { raw: 'Boats in the morning fog' } });
+		// A title that is only a number is not taken: the file name is.
+		const numbered = await uploadTo('cms/v2', u.author, withIptc(base, [[105, '2023']]), 'IMG_0042.jpg', 'image/jpeg');
+		expect(numbered.title.raw).toBe('IMG_0042');
+	});
+
+	test('a JPEG over the big-image threshold (2560) is served scaled; the upload is kept beside it as original_image', async () => {
+		const data = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#48c' } }).jpeg({ quality: 40 }).toBuffer();
+		const media = await uploadTo('wp/v2', u.author, data, 'big.jpg', 'image/jpeg');
+		const details = media.media_details;
+		expect(media.source_url).toMatch(/\/big-scaled\.jpg$/);
+		expect(details).toMatchObject({ width: 2560, height: 1707, file: expect.stringMatching(/\/big-scaled\.jpg$/), original_image: 'big.jpg' });
+		// The sizes are made from the upload (2048x2048 fits in it), named after it.
+		const dims = Object.fromEntries(Object.entries(details.sizes as Record<string, { file: string; width: number; height: number }>).map(([k, v]) => [k, [v.file, v.width, v.height]]));
+		expect(dims).toEqual({
+			medium: ['big-300x200.jpg', 300, 200],
+			large: ['big-1024x683.jpg', 1024, 683],
+			thumbnail: ['big-150x150.jpg', 150, 150],
+			medium_large: ['big-768x512.jpg', 768, 512],
+			'1536x1536': ['big-1536x1024.jpg', 1536, 1024],
+			'2048x2048': ['big-2048x1365.jpg', 2048, 1365],
+			full: ['big-scaled.jpg', 2560, 1707],
+		});
+		expect(await served(media.source_url)).toMatchObject({ status: 200, type: 'image/jpeg', length: details.filesize, width: 2560, height: 1707 });
+		const folder = media.source_url.slice(0, media.source_url.lastIndexOf('/') + 1);
+		expect(await served(`${folder}big.jpg`)).toEqual({ status: 200, type: 'image/jpeg', length: data.length, width: 3000, height: 2000 });
+		expect(await served(details.sizes['2048x2048'].source_url)).toMatchObject({ status: 200, width: 2048, height: 1365 });
+		expect((await cms.get(`/media/${media.id}`, u.author, { context: 'edit' })).body.missing_image_sizes).toEqual([]);
+		// Deleted with the item, the upload too.
+		expect((await cms.delete(`/media/${media.id}`, u.author, { force: true })).status).toBe(200);
+		expect((await served(`${folder}big.jpg`)).status).toBe(404);
+		expect((await served(media.source_url)).status).toBe(404);
+	});
+
+	test('a JPEG whose EXIF turns it is served upright (-rotated), its sizes too; orientation is then 1', async () => {
+		const data = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#c84' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+		const media = await uploadTo('cms/v2', u.editor, data, 'turned.jpg', 'image/jpeg');
+		expect(media.source_url).toMatch(/\/turned-rotated\.jpg$/);
+		expect(media.media_details).toMatchObject({ width: 240, height: 320, original_image: 'turned.jpg', image_meta: { orientation: 1 } });
+		expect(Object.keys(media.media_details.sizes).sort()).toEqual(['full', 'medium', 'thumbnail']);
+		expect(media.media_details.sizes.medium).toMatchObject({ file: 'turned-225x300.jpg', width: 225, height: 300 });
+		expect(await served(media.source_url)).toMatchObject({ status: 200, width: 240, height: 320 });
+		expect(await served(media.media_details.sizes.medium.source_url)).toMatchObject({ status: 200, width: 225, height: 300 });
+	});
+
+	test('an image that cannot be decoded keeps its header size; the sizes WordPress would make are missing', async () => {
+		const media = await upload(u.admin, png(400, 300));
+		expect(media.media_details).toMatchObject({ width: 400, height: 300, sizes: {} });
+		expect(media.missing_image_sizes).toEqual(['medium', 'thumbnail']);
+		expect((await cms.get(`/media/${media.id}`, u.anonymous)).body).not.toHaveProperty('missing_image_sizes');
+	});
+
+	test('an image over 50 megapixels (a decompression bomb is a small file) keeps its size and gets no copies', async () => {
+		const bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: '#000' } }).png({ palette: true, colours: 2, compressionLevel: 9 }).toBuffer();
+		expect(bomb.length).toBeLessThan(16 * 1024);
+		const media = await upload(u.admin, bomb, { name: 'bomb.png' });
+		expect(media.media_details).toMatchObject({ width: 8000, height: 8000, sizes: {} });
+		expect(media.missing_image_sizes).toEqual(['medium', 'large', 'thumbnail', 'medium_large', '1536x1536', '2048x2048']);
+		expect((await served(media.source_url)).status).toBe(200);
+	});
+
+	test('any other file: media_details is its size only', async () => {
+		const media = await upload(u.admin, PDF, { name: 'sheet.pdf', type: 'application/pdf' });
+		expect(media.media_details).toEqual({ filesize: PDF.length, sizes: {} });
+		expect(media.missing_image_sizes).toEqual([]);
+	});
+
+	test.each(['cms/v2', 'wp/v2'] as const)('%s: deleting the item deletes every size; who may delete it decides', async (namespace) => {
+		const media = await uploadTo(namespace, u.author, await solid(800, 600, 'jpeg'), 'gone.jpg', 'image/jpeg');
+		const urls = sizeUrls(media);
+		expect(urls).toHaveLength(4);
+		const files = () => server.services.store.db.prepare('SELECT count(*) AS n FROM attachment_sizes WHERE content_id = ?').get(media.id) as { n: number };
+		expect(files().n).toBe(3);
+		const remove = async (user: SiteUser) =>
+			readReply(await fetch(`${server.url}/wp-json/${namespace}/media/${media.id}?force=true`, { method: 'DELETE', headers: user.headers }));
+		expect((await remove(u.contributor)).status).toBe(403);
+		expect((await remove(u.author2)).status).toBe(403);
+		for (const url of urls) expect((await served(url)).status).toBe(200);
+		const gone = await remove(u.editor);
+		expect(gone.status).toBe(200);
+		expect(gone.body.previous.media_details.sizes).toEqual(media.media_details.sizes);
+		expect(gone.body.previous).not.toHaveProperty('_links');
+		for (const url of urls) expect((await served(url)).status).toBe(404);
+		expect(files().n).toBe(0);
+	});
+
+	test('a user deleted with their content takes the files of their images along', async () => {
+		const media = await upload(u.author2, await solid(400, 400, 'png'), { name: 'owned.png' });
+		const urls = sizeUrls(media);
+		expect(urls.length).toBeGreaterThan(1);
+		server.services.store.db.prepare('DELETE FROM content WHERE id = ?').run(media.id);
+		for (const url of urls) expect((await served(url)).status).toBe(404);
+	});
+});
+
+describe('post-process (create-image-subsizes)', () => {
+	/** An image as an older server stored it: its width, height and size, no sizes made. */
+	async function withoutSizes(user: SiteUser) {
+		const data = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#963' } }).png().toBuffer();
+		const media = await upload(user, data, { name: 'older.png' });
+		const { store } = server.services;
+		store.db.prepare('DELETE FROM attachment_sizes WHERE content_id = ?').run(media.id);
+		store.attachments.setDetails(media.id, JSON.stringify({ width: 640, height: 480, filesize: data.length }));
+		return media;
+	}
+
+	test.each(['cms/v2', 'wp/v2'] as const)('%s: makes the missing sizes, served at their size; again, nothing more', async (namespace) => {
+		const media = await withoutSizes(u.author);
+		expect((await stored(media.id)).missing_image_sizes).toEqual(['medium', 'thumbnail']);
+		const url = `${server.url}/wp-json/${namespace}/media/${media.id}/post-process`;
+		const res = await readReply(await fetch(url, { method: 'POST', headers: { ...u.author.headers, 'content-type': 'application/json' }, body: JSON.stringify({ action: 'create-image-subsizes' }) }));
+		expect(res.status).toBe(200);
+		expect(res.body).toMatchObject({ id: media.id, missing_image_sizes: [] });
+		expect(res.body.media_details.sizes).toMatchObject({
+			medium: { file: 'older-300x225.png', width: 300, height: 225 },
+			thumbnail: { file: 'older-150x150.png', width: 150, height: 150 },
+			full: { file: 'older.png', width: 640, height: 480 },
+		});
+		const medium = await fetch(res.body.media_details.sizes.medium.source_url);
+		expect(medium.status).toBe(200);
+		expect(await sharp(Buffer.from(await medium.arrayBuffer())).metadata()).toMatchObject({ width: 300, height: 225 });
+		expect((await stored(media.id)).media_details).toEqual(res.body.media_details);
+		// The action may ride in the query string; with every size made there is nothing to do.
+		const again = await readReply(await fetch(`${url}?action=create-image-subsizes`, { method: 'POST', headers: u.author.headers }));
+		expect(again.body.media_details).toEqual(res.body.media_details);
+		const rows = server.services.store.db.prepare('SELECT count(*) AS n FROM attachment_sizes WHERE content_id = ?').get(media.id) as { n: number };
+		expect(rows.n).toBe(2);
+	});
+
+	test('action required and known; the rights to edit the item; a file other than an image is answered as it is', async () => {
+		const media = await withoutSizes(u.author);
+		const path = `/media/${media.id}/post-process`;
+		const none = await cms.post(path, u.author, {});
+		expect(none.status).toBe(400);
+		expect(none.body).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['action'] } });
+		const bad = await cms.post(path, u.author, { action: 'make-coffee' });
+		expect(bad.status).toBe(400);
+		expect(bad.body.code).toBe('rest_invalid_param');
+		const action = { action: 'create-image-subsizes' };
+		expect((await cms.post(path, u.anonymous, action)).status).toBe(401);
+		const other = await cms.post(path, u.author2, action);
+		expect(other.status).toBe(403);
+		expect(other.body.code).toBe('rest_cannot_edit');
+		expect((await cms.post('/media/999999/post-process', u.admin, action)).body).toMatchObject({ code: 'rest_post_invalid_id', data: { status: 404 } });
+		expect((await stored(media.id)).missing_image_sizes).toEqual(['medium', 'thumbnail']);
+		expect((await cms.post(path, u.editor, action)).body.missing_image_sizes).toEqual([]);
+		const pdf = await upload(u.author, PDF, { name: 'plain.pdf', type: 'application/pdf' });
+		const answered = await cms.post(`/media/${pdf.id}/post-process`, u.author, action);
+		expect(answered.status).toBe(200);
+		expect(answered.body.media_details).toEqual({ filesize: PDF.length, sizes: {} });
+	});
+});
+
+describe('edit (rotate, crop) into a new media item', () => {
+	/** A 400x200 PNG: its left half red, its right half blue, so that a rotation or a crop can be seen. */
+	const halves = () =>
+		sharp({ create: { width: 400, height: 200, channels: 3, background: '#f00' } })
+			.composite([{ input: { create: { width: 200, height: 200, channels: 3, background: '#00f' } }, left: 200, top: 0 }])
+			.png()
+			.toBuffer();
+	/** The colour of a pixel of an image served at `url`, and its size. */
+	async function look(url: string, x: number, y: number) {
+		const data = Buffer.from(await (await fetch(url)).arrayBuffer());
+		const { data: pixels, info } = await sharp(data).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+		const at = (y * info.width + x) * 3;
+		const [r, , b] = pixels.subarray(at, at + 3);
+		return { width: info.width, height: info.height, colour: r > 200 && b < 50 ? 'red' : b > 200 && r < 50 ? 'blue' : 'other' };
+	}
+
+	test.each(['cms/v2', 'wp/v2'] as const)('%s: modifiers rotate then crop; a new item with its own sizes, texts copied, the original kept', async (namespace) => {
+		const data = await halves();
+		const source = await upload(u.author, data, { name: 'halves.png', query: 'alt_text=Two+colours&caption=Red+and+blue&title=Halves' });
+		const res = await readReply(
+			await fetch(`${server.url}/wp-json/${namespace}/media/${source.id}/edit`, {
+				method: 'POST',
+				headers: { ...u.author.headers, 'content-type': 'application/json' },
+				body: JSON.stringify({
+					src: source.source_url,
+					modifiers: [
+						{ type: 'rotate', args: { angle: 90 } },
+						// The top-left quarter of the turned image (200 wide, 400 high): red, the left half now on top.
+						// (A crop that keeps a whole side is skipped, as WordPress's is: it crops when both sides change.)
+						{ type: 'crop', args: { left: 0, top: 0, width: 50, height: 50 } },
+					],
+				}),
+			}),
+		);
+		expect(res.status).toBe(201);
+		const edited = res.body;
+		expect(res.headers.get('location')).toBe(`${server.url}/wp-json/${namespace}/media/${edited.id}`);
+		expect(edited.id).not.toBe(source.id);
+		expect(edited).toMatchObject({ title: { rendered: 'Halves' }, caption: { rendered: expect.stringContaining('Red and blue') }, alt_text: 'Two colours', post: null });
+		expect(edited.source_url).toMatch(/\/halves-edited\.png$/);
+		expect(edited.media_details).toMatchObject({ width: 100, height: 200, parent_image: { attachment_id: String(source.id), file: source.media_details.file } });
+		expect(edited).not.toHaveProperty('missing_image_sizes');
+		expect(Object.keys(edited.media_details.sizes).sort()).toEqual(['full', 'thumbnail']);
+		expect(await look(edited.source_url, 50, 100)).toEqual({ width: 100, height: 200, colour: 'red' });
+		expect(edited.media_details.sizes.thumbnail).toMatchObject({ width: 100, height: 150 });
+		// The original is as it was.
+		expect(await look(source.source_url, 300, 100)).toEqual({ width: 400, height: 200, colour: 'blue' });
+		expect((await stored(source.id)).media_details).toEqual(source.media_details);
+	});
+
+	test('the older fields: rotation, and x, y, width, height; an edit of an edit keeps one -edited', async () => {
+		const source = await upload(u.editor, await halves(), { name: 'pair.png' });
+		const rotated = await cms.post(`/media/${source.id}/edit`, u.editor, { src: source.source_url, rotation: 180 });
+		expect(rotated.status).toBe(201);
+		expect(await look(rotated.body.source_url, 100, 100)).toEqual({ width: 400, height: 200, colour: 'blue' });
+		const cropped = await cms.post(`/media/${rotated.body.id}/edit`, u.editor, { src: rotated.body.source_url, x: 50, y: 0, width: 50, height: 50 });
+		expect(cropped.status).toBe(201);
+		expect(cropped.body.source_url).toMatch(/\/pair-edited\.png$/);
+		expect(await look(cropped.body.source_url, 10, 10)).toEqual({ width: 200, height: 100, colour: 'red' });
+	});
+
+	test('refusals as WordPress: not an image file of the item, no edit, a type it cannot edit, rights, bad arguments', async () => {
+		const source = await upload(u.author, await halves(), { name: 'kept.png' });
+		const path = `/media/${source.id}/edit`;
+		const rotate = { src: source.source_url, rotation: 90 };
+		const other = await upload(u.author, await halves(), { name: 'other.png' });
+		expect((await cms.post(path, u.author, { src: other.source_url, rotation: 90 })).body).toMatchObject({ code: 'rest_unknown_attachment', data: { status: 404 } });
+		expect((await cms.post(path, u.author, { src: source.source_url })).body).toMatchObject({ code: 'rest_image_not_edited', data: { status: 400 } });
+		const pdf = await upload(u.author, PDF, { name: 'doc.pdf', type: 'application/pdf' });
+		expect((await cms.post(`/media/${pdf.id}/edit`, u.author, { src: pdf.source_url, rotation: 90 })).body.code).toBe('rest_unknown_attachment');
+		expect((await cms.post(path, u.author, { rotation: 90 })).body).toMatchObject({ code: 'rest_missing_callback_param' });
+		expect((await cms.post(path, u.author, { ...rotate, rotation: 360 })).body.code).toBe('rest_invalid_param');
+		expect((await cms.post(path, u.author, { src: source.source_url, modifiers: [{ type: 'blur', args: {} }] })).body.code).toBe('rest_invalid_param');
+		expect((await cms.post(path, u.anonymous, rotate)).status).toBe(401);
+		const contributor = await cms.post(path, u.contributor, rotate);
+		expect(contributor.status).toBe(403);
+		expect(contributor.body.code).toBe('rest_cannot_edit_image');
+		expect((await cms.post(path, u.author2, rotate)).body).toMatchObject({ code: 'rest_cannot_edit', data: { status: 403 } });
+		expect((await cms.post('/media/999999/edit', u.admin, rotate)).status).toBe(404);
+		// A crop outside the image fails as WordPress's does (500), and nothing is made.
+		const before = (await cms.get('/media', u.admin, { per_page: 100 })).body.length;
+		const outside = await cms.post(path, u.author, { src: source.source_url, modifiers: [{ type: 'crop', args: { left: 90, top: 0, width: 50, height: 50 } }] });
+		expect(outside.body).toMatchObject({ code: 'rest_image_crop_failed', data: { status: 500 } });
+		expect((await cms.get('/media', u.admin, { per_page: 100 })).body.length).toBe(before);
 	});
 });

@@ -2,6 +2,9 @@
 // use what earlier ones made, by name). It starts by seeding the same content on both sites through the
 // REST API itself, then reads and writes every route family of WordPress core as each role and anonymous,
 // with good and bad input.
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+import { withIptc } from '../helpers/files';
 import type { Caller, Req } from './run';
 
 const ROLES: Caller[] = ['admin', 'editor', 'author', 'contributor', 'anonymous'];
@@ -17,6 +20,56 @@ const asEach = (callers: Caller[], make: (as: Caller) => Req) => callers.map(mak
 
 /** A 1x1 PNG. */
 export const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** A 320x240 JPEG made with sharp, with EXIF (camera, artist, copyright, description, f-number, exposure, ISO, focal length, date). */
+const PHOTO = Buffer.from(
+	'/9j/4QGERXhpZgAASUkqAAgAAAAKAA4BAgAMAAAApAAAABABAgANAAAAuAAAABIBAwABAAAAAQAAABoBBQABAAAAhgAAABsBBQABAAAAjgAAACgBAwABAAAAAgAAADsBAgANAAAAlgAAABMCAwABAAAAAQAAAJiCAgAIAAAAsAAAAGmHBAABAAAAxgAAAAAAAAA4YwAA6AMAADhjAADoAwAAQWRhIExvdmVsYWNlAABHcmVlbiBmaWVsZAAoYykgQWRhAFRlc3RjYW0gWDEwMAAACwCaggUAAQAAAFgBAACdggUAAQAAAHQBAAAniAMAAQAAAMgAAAAAkAcABAAAADAyMTAEkAIAFAAAAGABAAABkQcABAAAAAECAwAKkgUAAQAAAFABAAAAoAcABAAAADAxMDABoAMAAQAAAP//AAACoAQAAQAAAEABAAADoAQAAQAAAPAAAAAAAAAAMgAAAAEAAAABAAAA+gAAADIwMjQ6MDE6MDIgMDM6MDQ6MDUAHAAAAAoAAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCADwAUADASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAL/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFgEBAQEAAAAAAAAAAAAAAAAAAAMF/8QAFBEBAAAAAAAAAAAAAAAAAAAAAP/aAAwDAQACEQMRAD8AgBJhAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP/2Q==',
+	'base64',
+);
+
+/** A JPEG larger than WordPress's big-image threshold (2560): served as a scaled copy, the upload kept as `original_image`. */
+const BIG_PHOTO = sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#48c' } }).jpeg({ quality: 40 }).toBuffer();
+/** A JPEG with IPTC fields (headline, caption, byline, copyright, date and time with an offset, two keywords). */
+const IPTC_PHOTO = sharp({ create: { width: 320, height: 240, channels: 3, background: '#258' } })
+	.jpeg()
+	.toBuffer()
+	.then((jpeg) =>
+		withIptc(jpeg, [
+			[105, 'Harbour at dawn'],
+			[120, 'Boats in the morning fog'],
+			[80, 'Grace Hopper'],
+			[116, '(c) Grace'],
+			[55, '20230405'],
+			[60, '061500+0200'],
+			[25, 'harbour'],
+			[25, 'boats'],
+		]),
+	);
+/** A 320x240 JPEG whose EXIF says to turn it a quarter clockwise (orientation 6): served upright as `-rotated`. */
+const TURNED_PHOTO = sharp({ create: { width: 320, height: 240, channels: 3, background: '#c84' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+
+/** A 400x300 RGB PNG, to edit. */
+const SMALL_RGB = sharp({ create: { width: 400, height: 300, channels: 3, background: '#a52' } }).png().toBuffer();
+
+/** A PNG of one colour, `width` x `height` (8-bit grey), large enough for WordPress to make its sizes of it. */
+function greyPng(width: number, height: number): Buffer {
+	const chunk = (type: string, data: Buffer) => {
+		const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+		const out = Buffer.alloc(12 + data.length);
+		out.writeUInt32BE(data.length, 0);
+		body.copy(out, 4);
+		out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
+		return out;
+	};
+	const head = Buffer.alloc(13);
+	head.writeUInt32BE(width, 0);
+	head.writeUInt32BE(height, 4);
+	head.set([8, 0, 0, 0, 0], 8);
+	// Each row: filter byte 0, then the pixels.
+	const rows = Buffer.alloc((width + 1) * height, 0x80);
+	for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0;
+	return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', head), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
 
 const W = '/wp/v2';
 
@@ -233,6 +286,43 @@ const media: Req[] = [
 	del('media', 'contributor', `${W}/media/{media:by-author}`, { force: true }),
 	del('media', 'author', `${W}/media/{media:by-author}`, { force: true }),
 	get('media', 'anonymous', `${W}/media/999999`),
+	// Images with sizes: WordPress makes its default sizes smaller than the original, and reads EXIF from JPEGs.
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'wide.png', type: 'image/png', data: greyPng(1600, 1200) }, save: 'media:wide' }),
+	// An RGB image: PHP's GD crashes rotating the grey one by 180° (a segmentation fault in imagerotate).
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'small.png', type: 'image/png', data: SMALL_RGB }, save: 'media:small' }),
+	get('media', 'author', `${W}/media/{media:small}`, undefined, { save: { name: 'media:small-url', from: 'source_url' } }),
+	req('media', 'editor', 'POST', `${W}/media`, { file: { name: 'photo.jpg', type: 'image/jpeg', data: PHOTO }, save: 'media:photo' }),
+	req('media', 'admin', 'POST', `${W}/media`, { file: { name: 'titled.jpg', type: 'image/jpeg', data: PHOTO }, query: { title: 'Given title', caption: 'Given caption' } }),
+	...asEach(['anonymous', 'admin'] as Caller[], (as) => get('media', as, `${W}/media/{media:wide}`)),
+	get('media', 'author', `${W}/media/{media:wide}`, { context: 'edit' }),
+	get('media', 'anonymous', `${W}/media/{media:photo}`),
+	get('media', 'editor', `${W}/media/{media:photo}`, { context: 'edit' }),
+	get('media', 'anonymous', `${W}/media`, { media_type: 'image', per_page: 3 }),
+	get('media', 'admin', `${W}/media/{media:notes}`, { context: 'edit' }),
+	req('media', 'admin', 'POST', `${W}/media`, { file: { name: 'tool.xyz', type: 'application/octet-stream', data: Buffer.from('not a known type') } }),
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'big.jpg', type: 'image/jpeg', data: BIG_PHOTO }, save: 'media:big' }),
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'turned.jpg', type: 'image/jpeg', data: TURNED_PHOTO }, save: 'media:turned' }),
+	req('media', 'author', 'POST', `${W}/media`, { file: { name: 'harbour.jpg', type: 'image/jpeg', data: IPTC_PHOTO } }),
+	get('media', 'author', `${W}/media/{media:big}`, { context: 'edit' }),
+	post('media', 'author', `${W}/media/{media:wide}/post-process`, { action: 'create-image-subsizes' }),
+	post('media', 'author', `${W}/media/{media:wide}/post-process`, {}),
+	post('media', 'author', `${W}/media/{media:wide}/post-process`, { action: 'make-coffee' }),
+	post('media', 'contributor', `${W}/media/{media:wide}/post-process`, { action: 'create-image-subsizes' }),
+	post('media', 'anonymous', `${W}/media/{media:wide}/post-process`, { action: 'create-image-subsizes' }),
+	post('media', 'admin', `${W}/media/999999/post-process`, { action: 'create-image-subsizes' }),
+	// Edits make a new item from the image; `src` is one of its files (its URL, saved from the upload).
+	post('media', 'author', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', modifiers: [{ type: 'rotate', args: { angle: 90 } }, { type: 'crop', args: { left: 10, top: 10, width: 50, height: 50 } }] }),
+	post('media', 'author', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', rotation: 180 }),
+	post('media', 'author', `${W}/media/{media:small}/edit`, { src: '{media:small-url}' }),
+	post('media', 'author', `${W}/media/{media:small}/edit`, { rotation: 90 }),
+	post('media', 'author', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', rotation: 360 }),
+	post('media', 'contributor', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', rotation: 90 }),
+	post('media', 'anonymous', `${W}/media/{media:small}/edit`, { src: '{media:small-url}', rotation: 90 }),
+	post('media', 'editor', `${W}/media/{media:notes}/edit`, { src: 'http://example.com/notes.txt', rotation: 90 }),
+	get('media', 'anonymous', `${W}/media/{media:turned}`),
+	del('media', 'admin', `${W}/media/{media:big}`, { force: true }),
+	del('media', 'author', `${W}/media/{media:wide}`, { force: true }),
+	del('media', 'editor', `${W}/media/{media:photo}`, { force: true }),
 ];
 
 const revisions: Req[] = [

@@ -17,8 +17,8 @@ export interface Req {
 	/** `application/x-www-form-urlencoded`; lists as `key[]=`. */
 	form?: Record<string, string | number | (string | number)[]>;
 	multipart?: { fields?: Record<string, string>; file?: { name: string; type: string; data: Buffer } };
-	/** A file as the whole body (WordPress's upload form). */
-	file?: { name: string; type: string; data: Buffer };
+	/** A file as the whole body (WordPress's upload form); its bytes may still be in the making (an image encoded by sharp). */
+	file?: { name: string; type: string; data: Buffer | Promise<Buffer> };
 	/** A body sent as it is, with its content type. */
 	raw?: { type: string; data: string };
 	headers?: Record<string, string>;
@@ -112,7 +112,7 @@ export async function send(site: Site, req: Req): Promise<Sent> {
 		if (file) form.append('file', new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
 		body = form;
 	} else if (req.file) {
-		body = req.file.data;
+		body = await req.file.data;
 		headers['content-type'] = req.file.type;
 		headers['content-disposition'] = `attachment; filename="${req.file.name}"`;
 	} else if (req.raw) {

@@ -64,6 +64,12 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true" (collection GET parameters; WordPress 6.1 predates them)',
 		matches: (d) => d.kind === 'extra key' && /(^|\.)args\.(search_semantics|search_columns|ignore_sticky)$/.test(d.path),
 	},
+	{
+		id: 'media-featured-media',
+		spec:
+			'"### Media item (cms/v2/media) Fields: `date`, `date_gmt`, `slug`, `status` (same enum as Post), `title` (object), `author`, `featured_media`, ..." (WordPress gives attachments `featured_media` only where the type supports thumbnails: audio and video with a theme\'s support)',
+		matches: (d, req) => req.family === 'media' && d.kind === 'extra key' && /(^|\.|\])featured_media$/.test(d.path),
+	},
 ];
 
 /** The spec difference that accounts for `d`, if any. */

@@ -16,10 +16,14 @@ export function displayableInline(mimetype: string): boolean {
 	return top === 'audio' || top === 'video';
 }
 
-/** Stored media at the public address messages show as `fileURL` (and site media as `source_url`); the random id is the capability. */
+/**
+ * Stored media at the public address messages show as `fileURL` (and site media as `source_url`, its
+ * resized copies as `media_details.sizes.*.source_url`); the random id is the capability.
+ */
 export function serveFiles(app: FastifyInstance, services: Services) {
 	app.get<{ Params: { id: string; name: string } }>('/wp-content/uploads/wdm/:id/:name', (request, reply) => {
-		const file = services.store.files.byId(request.params.id);
+		// A site image's resized copies are served beside it, under the original's id with their own names.
+		const file = services.store.attachments.sizeFile(request.params.id, request.params.name) ?? services.store.files.byId(request.params.id);
 		if (!file) return reply.code(404).send({ code: 'not_found', message: 'no such file', data: { status: 404 } });
 		const disposition = displayableInline(file.mimetype) ? 'inline' : 'attachment';
 		return (

@@ -436,4 +436,20 @@ export const migrations: string[] = [
 		WHERE m.is_group = 0 AND m.chatid LIKE '%@s.whatsapp.net'
 		AND NOT EXISTS (SELECT 1 FROM devices o WHERE o.phone = substr(m.chatid, 1, instr(m.chatid, '@') - 1));
 	`,
+	// The resized copies of a site image (WordPress's intermediate sizes: thumbnail, medium, ...), each a
+	// stored file served beside the original (found by the original's file id); they go with the
+	// attachment, whoever deletes it.
+	`
+	CREATE INDEX attachments_file ON attachments(file_id);
+	CREATE TABLE attachment_sizes (
+		content_id INTEGER NOT NULL REFERENCES attachments(content_id) ON DELETE CASCADE,
+		name TEXT NOT NULL,
+		file_id TEXT NOT NULL REFERENCES files(id),
+		PRIMARY KEY (content_id, name)
+	) WITHOUT ROWID;
+	CREATE INDEX attachment_sizes_file ON attachment_sizes(file_id);
+	CREATE TRIGGER attachment_sizes_file_gone AFTER DELETE ON attachment_sizes BEGIN
+		DELETE FROM files WHERE id = OLD.file_id AND NOT EXISTS (SELECT 1 FROM attachment_sizes WHERE file_id = OLD.file_id);
+	END;
+	`,
 ];

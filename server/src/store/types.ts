@@ -234,7 +234,7 @@ export interface AttachmentRow {
 	content_id: number;
 	file_id: string;
 	alt_text: string;
-	/** JSON object: `width`, `height` (images), `filesize`. */
+	/** JSON object, WordPress's attachment metadata: `filesize`; for images `width`, `height`, `file`, `sizes`, `image_meta`. */
 	details: string;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest, builtInIssues, invalidParams } from '../../http/errors';
+import { ApiError, badRequest, builtInIssues, invalidParams } from '../../http/errors';
 import { phpQuery } from '../../http/query';
 import { type AllowContext, type Method, type Route, route } from '../../http/route';
 import { fileUrl } from '../../gateway/views';
@@ -8,14 +8,14 @@ import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
-import { imageSize } from './image-size';
+import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
 import { ALL, alternateLink, collectionUrl, type ContextTable, contentView, EDIT, inContext, itemUrl, POST_FIELDS, rawRendered, VIEW_EDIT, type ViewEnv, viewEnv } from './views';
-import { checkUpdate, contentEnv, deleteItem, getItem, invalidParam, type WriteEnv, writeItem } from './write';
+import { checkUpdate, contentEnv, deleteItem, getItem, type WriteEnv, writeItem } from './write';
 
 /**
  * `cms/v2/media`: WordPress's attachments controller over the content model. A media item is a content
@@ -111,10 +111,15 @@ function asItemBody(body: MediaBody): ItemBody {
 	return { ...rest, content: description, excerpt: caption, status: storedStatus(status) as ItemBody['status'] };
 }
 
-/** The post or page a media item is attached to (`post`): it must exist, be one, and be editable by the caller. */
-function checkAttachTo(env: WriteEnv, id: number) {
+/** The post or page a media item is attached to (`post`): it must be one, and be editable by the caller. */
+function checkAttachTo(env: WriteEnv, id: number, uploading: boolean) {
 	const parent = env.services.store.content.get(id);
-	if (!parent) throw invalidParam('post', `post must be the id of an existing post or page; ${id} is none`);
+	if (!parent) {
+		// As WordPress: no one may edit a post that does not exist, so an upload to it is refused; an
+		// update stores the id as given (the item reads as unattached until such a post exists).
+		if (uploading) throw denied(env.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
+		return;
+	}
 	const def = PARENT_TYPES.find((d) => d.type === parent.type);
 	if (!def) throw badRequest('Invalid parent type.', 'rest_invalid_param');
 	if (!canEdit(env.user, def, parent)) throw denied(env.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
@@ -127,7 +132,7 @@ function checkUpload(env: WriteEnv, body: MediaBody) {
 	if (body.author && body.author !== user?.id && !can(user, MEDIA.caps.edit_others_posts)) {
 		throw denied(user, 'rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.');
 	}
-	if (body.post) checkAttachTo(env, body.post);
+	if (body.post) checkAttachTo(env, body.post, true);
 }
 
 /**
@@ -136,16 +141,37 @@ function checkUpload(env: WriteEnv, body: MediaBody) {
  */
 const ACTIVE_TYPES = new Set(['text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/javascript', 'application/javascript', 'application/x-javascript', 'text/xml', 'application/xml']);
 
+/** The file extensions WordPress 6.x takes (`get_allowed_mime_types`: no `exe`, no `swf`, no SVG). */
+const ALLOWED_EXTENSIONS = new Set(
+	(
+		'jpg jpeg jpe gif png bmp tiff tif webp ico heic asf asx wmv wmx wm avi divx flv mov qt mpeg mpg mpe mp4 m4v ogv webm mkv ' +
+		'3gp 3gpp 3g2 3gp2 txt asc c cc h srt csv tsv ics rtx css vtt dfxp mp3 m4a m4b aac ra ram wav ogg oga flac mid midi wma wax ' +
+		'mka rtf pdf class tar zip gz gzip rar 7z psd xcf doc pot pps ppt wri xla xls xlt xlw mdb mpp docx docm dotx dotm xlsx xlsm ' +
+		'xlsb xltx xltm xlam pptx pptm ppsx ppsm potx potm ppam sldx sldm onetoc onetoc2 onetmp onepkg oxps xps odt odp ods odg odc ' +
+		'odb odf wp wpd key numbers pages'
+	).split(' '),
+);
+/** Pages and scripts: only for users with `unfiltered_html`, as WordPress. */
+const UNFILTERED_EXTENSIONS = new Set(['htm', 'html', 'js']);
+
+/**
+ * WordPress's `wp_check_filetype_and_ext` as the upload sees it: the file's extension must be one
+ * WordPress takes, and active content (by extension or type) needs `unfiltered_html`. WordPress
+ * answers 500 `rest_upload_sideload_error` here.
+ */
 function checkFileType(user: UserRow | null, upload: Upload) {
-	if (ACTIVE_TYPES.has(upload.mimeType) && !can(user, 'unfiltered_html')) {
-		throw badRequest(`Sorry, you are not allowed to upload this file type (${upload.mimeType}).`, 'rest_upload_sideload_error');
+	const ext = /\.([^.]+)$/.exec(upload.fileName)?.[1].toLowerCase() ?? '';
+	const unfiltered = can(user, 'unfiltered_html');
+	const allowed = ALLOWED_EXTENSIONS.has(ext) || (UNFILTERED_EXTENSIONS.has(ext) && unfiltered);
+	if (!allowed || (ACTIVE_TYPES.has(upload.mimeType) && !unfiltered)) {
+		throw new ApiError(500, 'Sorry, you are not allowed to upload this file type.', 'rest_upload_sideload_error');
 	}
 }
 
-/** `media_details`: the image's size read from its header, and the file's size. */
-function mediaDetails(upload: Upload) {
-	const size = upload.mimeType.startsWith('image/') ? imageSize(upload.data) : undefined;
-	return { ...size, filesize: upload.data.length };
+/** The image's own title, unless it is only a number (WordPress keeps file names such as `IMG_0001` then). */
+function metaTitle(details: StoredDetails): string | undefined {
+	const title = details.image_meta?.title.trim();
+	return title && !/^[\d.-]+$/.test(title) ? title : undefined;
 }
 
 /** WordPress's default title: the file name without its extension. */
@@ -204,6 +230,27 @@ const MEDIA_FIELDS: ContextTable = {
 	missing_image_sizes: EDIT,
 };
 
+/**
+ * `media_details` as WordPress answers them: the stored metadata, for an image with its `file` (the path
+ * below the uploads folder, as `source_url` ends) and each size's `source_url` (served beside the
+ * original), then the original as `full` when there are sizes; `sizes` is `{}` otherwise.
+ */
+function answerDetails(baseUrl: string, fileId: string, fileName: string, mimeType: string, stored: StoredDetails) {
+	const { width, height, filesize, sizes: made = {}, image_meta, original_image, parent_image } = stored;
+	const image = width !== undefined && height !== undefined;
+	const entries = Object.entries(made);
+	const sizes: Record<string, unknown> = Object.fromEntries(entries.map(([name, size]) => [name, { ...size, source_url: fileUrl(baseUrl, fileId, size.file) }]));
+	if (image && entries.length) sizes.full = { file: fileName, width, height, mime_type: mimeType, source_url: fileUrl(baseUrl, fileId, fileName) };
+	return {
+		...(image ? { width, height, file: `wdm/${fileId}/${fileName}` } : {}),
+		filesize,
+		sizes,
+		...(image_meta ? { image_meta } : {}),
+		...(original_image ? { original_image } : {}),
+		...(parent_image ? { parent_image } : {}),
+	};
+}
+
 /** A media item as the routes answer it, in the env's context. */
 export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown> {
 	const { services } = env;
@@ -212,11 +259,16 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 	const actionsShown = env.context === 'edit';
 	const attachment = services.store.attachments.get(row.id);
 	const source = attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : null;
-	const details = attachment ? (JSON.parse(attachment.details) as Record<string, unknown>) : {};
+	const details = attachment ? (JSON.parse(attachment.details) as StoredDetails) : undefined;
 	const parent = row.parent ? services.store.content.get(row.parent) : undefined;
 	const parentDef = parent && PARENT_TYPES.find((d) => d.type === parent.type);
 	const { curies, ...all } = post._links as Record<string, unknown>;
-	const links = Object.fromEntries(Object.entries(all).filter(([rel]) => actionsShown || !rel.startsWith('wp:action-')));
+	const links: Record<string, unknown> = Object.fromEntries(Object.entries(all).filter(([rel]) => actionsShown || !rel.startsWith('wp:action-')));
+	if (parent && parentDef) {
+		links['wp:attached-to'] = [{ embeddable: true, href: itemUrl(services, parentDef, parent.id), post_type: parent.type, id: parent.id }];
+	}
+	// As WordPress compacts them: the `wp` curie only beside a `wp:` link.
+	if (Object.keys(links).some((rel) => rel.startsWith('wp:'))) links.curies = curies;
 	const full: Record<string, unknown> = {
 		...Object.fromEntries(SHARED.map((key) => [key, post[key]])),
 		guid: { rendered: source, raw: source },
@@ -226,22 +278,82 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 		// WordPress's response field says image or not; the `media_type` filter takes the MIME kinds.
 		media_type: row.mime_type.startsWith('image/') ? 'image' : 'file',
 		mime_type: row.mime_type,
-		media_details: attachment ? { ...details, file: `wdm/${attachment.file_id}/${attachment.file_name}`, sizes: {} } : {},
+		media_details: attachment && details ? answerDetails(services.baseUrl, attachment.file_id, attachment.file_name, row.mime_type, details) : {},
 		post: row.parent || null,
 		source_url: source,
-		missing_image_sizes: [],
-		_links: {
-			...links,
-			...(parent && parentDef
-				? { 'wp:attached-to': [{ embeddable: true, href: itemUrl(services, parentDef, parent.id), post_type: parent.type, id: parent.id }] }
-				: {}),
-			curies,
-		},
+		missing_image_sizes: details ? missingSizes(details) : [],
+		_links: links,
 	};
 	return inContext(full, MEDIA_FIELDS, env.context);
 }
 
 const idParams = z.object({ id: z.string() });
+
+/** Stores an image's resized copies (and its kept original) beside it. */
+function storeCopies(services: Services, contentId: number, copies: ImageCopy[]) {
+	for (const copy of copies) {
+		const file = services.store.files.insert({ mimetype: copy.mimeType, file_name: copy.fileName, data: copy.data });
+		services.store.attachments.addSize(contentId, copy.name, file.id);
+	}
+}
+
+/** The image types WordPress's `/edit` takes. */
+const EDITABLE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/** A number, also written as text (a form's fields are text). */
+const wpNumber = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), z.number());
+const percent = wpNumber.pipe(z.number().min(0).max(100));
+
+/** `/media/{id}/edit`'s arguments (WordPress's `get_edit_media_item_args`): `modifiers`, or the older rotation and crop. */
+const editBody = z.object({
+	src: z.url(),
+	modifiers: z
+		.array(
+			z.discriminatedUnion('type', [
+				z.object({ type: z.literal('rotate'), args: z.object({ angle: wpNumber }) }),
+				z.object({ type: z.literal('crop'), args: z.object({ left: wpNumber, top: wpNumber, width: wpNumber, height: wpNumber }) }),
+			]),
+		)
+		.min(1)
+		.optional(),
+	rotation: wpInt(1, 359).optional(),
+	x: percent.optional(),
+	y: percent.optional(),
+	width: percent.optional(),
+	height: percent.optional(),
+});
+
+/** The edits asked for: `modifiers` win over the older fields. */
+function editsOf(body: z.output<typeof editBody>): ImageEdit[] {
+	if (body.modifiers) return body.modifiers.map((m) => (m.type === 'rotate' ? { type: 'rotate', angle: m.args.angle } : { type: 'crop', ...m.args }));
+	const edits: ImageEdit[] = [];
+	if (body.rotation) edits.push({ type: 'rotate', angle: body.rotation });
+	if (body.x !== undefined && body.y !== undefined && body.width !== undefined && body.height !== undefined) {
+		edits.push({ type: 'crop', left: body.x, top: body.y, width: body.width, height: body.height });
+	}
+	return edits;
+}
+
+/** `photo.jpg` -> `photo-edited.jpg`; an edited image's edit keeps one `-edited`. */
+function editedName(fileName: string): string {
+	const dot = fileName.lastIndexOf('.');
+	const [base, ext] = dot > 0 ? [fileName.slice(0, dot), fileName.slice(dot)] : [fileName, ''];
+	return `${base.replace(/-edited(-\d+)?$/, '')}-edited${ext}`;
+}
+
+/** The last segment of a URL's path, decoded. */
+function baseName(url: string): string {
+	const last = new URL(url).pathname.split('/').pop() ?? '';
+	try {
+		return decodeURIComponent(last);
+	} catch {
+		return last;
+	}
+}
+
+/** What `post-process` can do: WordPress 6.x knows one action. */
+const POST_PROCESS_ACTIONS = ['create-image-subsizes'] as const;
+
 const BASE = `/cms/v2/${MEDIA.base}`;
 
 /** For the `Allow` header: what the caller may do to the media item (WordPress's permission callbacks). */
@@ -267,7 +379,7 @@ const update = (method: Method) =>
 				const before = getItem(services, MEDIA, id);
 				const item = asItemBody(body);
 				checkUpdate(env, before, item);
-				if (body.post) checkAttachTo(env, body.post);
+				if (body.post) checkAttachTo(env, body.post, false);
 				let saved = writeItem(env, before, item, { revision: false });
 				if (body.post !== undefined) saved = store.content.save({ ...saved, parent: body.post });
 				if (body.alt_text !== undefined) store.attachments.setAltText(id, textField(body.alt_text));
@@ -312,7 +424,7 @@ export const mediaRoutes: Route[] = [
 			'or multipart/form-data with the file in `file`; the other fields in the query string or the form',
 		allowed: ({ siteUser }) => can(siteUser, 'upload_files'),
 		query: uploadFields,
-		handler: ({ services, siteUser: user, request, reply }) => {
+		handler: async ({ services, siteUser: user, request, reply }) => {
 			const { fields, file } = readUpload(request);
 			const input = { ...(request.query as object), ...fields };
 			const parsed = uploadFields.safeParse(input, builtInIssues);
@@ -322,24 +434,26 @@ export const mediaRoutes: Route[] = [
 			checkUpload(env, body);
 			const upload = file();
 			checkFileType(user, upload);
+			// Sizes and metadata first (sharp works off the event loop), then everything is written at once.
+			const { details, main, copies } = await fileDetails(upload.data, upload.fileName, upload.mimeType);
 			const { store } = services;
 			const row = store.tx(() => {
-				const stored = store.files.insert({ mimetype: upload.mimeType, file_name: upload.fileName, data: upload.data });
+				// Checked again: the attached post may have changed while the image was resized.
+				checkUpload(env, body);
+				const stored = store.files.insert({ mimetype: upload.mimeType, file_name: main.fileName, data: main.data });
 				const item: ItemBody = {
 					...asItemBody(body),
-					title: body.title || titleOf(upload.originalName) || titleOf(upload.fileName),
+					// As WordPress: the image's own title and caption (IPTC, EXIF) unless the request gives them.
+					title: body.title || metaTitle(details) || titleOf(upload.originalName) || titleOf(upload.fileName),
+					excerpt: body.caption || details.image_meta?.caption || undefined,
 					status: (storedStatus(body.status) ?? 'inherit') as ItemBody['status'],
 					// Attachments take comments but no pings (WordPress's defaults for the type).
 					ping_status: body.ping_status ?? 'closed',
 				};
 				const written = writeItem(env, undefined, item, { revision: false });
 				const saved = store.content.save({ ...written, mime_type: upload.mimeType, parent: body.post ?? 0 });
-				store.attachments.insert({
-					content_id: saved.id,
-					file_id: stored.id,
-					alt_text: textField(body.alt_text ?? ''),
-					details: JSON.stringify(mediaDetails(upload)),
-				});
+				store.attachments.insert({ content_id: saved.id, file_id: stored.id, alt_text: textField(body.alt_text ?? ''), details: JSON.stringify(details) });
+				storeCopies(services, saved.id, copies);
 				return saved;
 			});
 			reply.code(201).header('Location', itemUrl(services, MEDIA, row.id)).header('X-WP-Upload-Attachment-ID', String(row.id));
@@ -371,6 +485,109 @@ export const mediaRoutes: Route[] = [
 	update('PATCH'),
 
 	route({
+		method: 'POST',
+		path: `${BASE}/{id}/edit`,
+		auth: 'site',
+		summary: 'Edit an image (rotate, crop) into a new media item (201, Location): the original stays as it is',
+		params: idParams,
+		body: editBody,
+		handler: async ({ services, siteUser: user, params, body, request, reply }) => {
+			const id = pathId(request, params.id);
+			const env = contentEnv(services, user, MEDIA);
+			const { store } = services;
+			if (!can(user, 'upload_files')) throw denied(user, 'rest_cannot_edit_image', 'Sorry, you are not allowed to upload media on this site.');
+			const row = getItem(services, MEDIA, id);
+			checkUpdate(env, row, {});
+			const attachment = store.attachments.get(id);
+			const details = attachment ? (JSON.parse(attachment.details) as StoredDetails) : undefined;
+			// `src` must be one of the image's files (`wp_image_file_matches_image_meta`).
+			const files = new Set([attachment?.file_name, details?.original_image, ...Object.values(details?.sizes ?? {}).map((size) => size.file)]);
+			if (!attachment || !details || details.width === undefined || !files.has(baseName(body.src))) {
+				throw new ApiError(404, 'Unable to get meta information for file.', 'rest_unknown_attachment');
+			}
+			if (!EDITABLE.has(row.mime_type)) throw badRequest('This type of file cannot be edited.', 'rest_cannot_edit_file_type');
+			const edits = editsOf(body);
+			if (!edits.length) throw badRequest('The image was not edited. Edit the image before applying the changes.', 'rest_image_not_edited');
+			// Edits start from the upload: the kept original when a scaled or upright copy is served.
+			const originalId = store.attachments.sizeFiles(id).get('original_image') ?? attachment.file_id;
+			const original = store.files.byId(originalId)!;
+			let edited: Buffer;
+			try {
+				edited = await applyEdits(original.data, row.mime_type, edits);
+			} catch (error) {
+				if (error instanceof ImageEditError) throw new ApiError(500, error.message, error.code);
+				throw error;
+			}
+			const fileName = editedName(original.file_name);
+			const made = await fileDetails(edited, fileName, row.mime_type);
+			const saved = store.tx(() => {
+				// Still there and still the caller's to edit, after the image work.
+				const source = getItem(services, MEDIA, id);
+				checkUpdate(env, source, {});
+				const stored = store.files.insert({ mimetype: row.mime_type, file_name: made.main.fileName, data: made.main.data });
+				// WordPress copies the title, description and caption; the new item is attached to nothing.
+				const item: ItemBody = { title: source.title, content: source.content, excerpt: source.excerpt, status: 'inherit' as ItemBody['status'], ping_status: 'closed' };
+				const written = writeItem(env, undefined, item, { revision: false });
+				const created = store.content.save({ ...written, mime_type: row.mime_type, parent: 0 });
+				const parent = { attachment_id: String(id), file: `wdm/${originalId}/${original.file_name}` };
+				const alt = store.attachments.get(id)?.alt_text ?? '';
+				store.attachments.insert({ content_id: created.id, file_id: stored.id, alt_text: alt, details: JSON.stringify(editedDetails(made.details, details, parent)) });
+				storeCopies(services, created.id, made.copies);
+				return created;
+			});
+			reply.code(201).header('Location', itemUrl(services, MEDIA, saved.id)).header('X-WP-Upload-Attachment-ID', String(saved.id));
+			// WordPress answers in the request's context, which this route leaves as `view`.
+			return mediaView(viewEnv(services, user, MEDIA, 'view'), saved);
+		},
+	}),
+
+	route({
+		method: 'POST',
+		path: `${BASE}/{id}/post-process`,
+		auth: 'site',
+		summary: 'Make the sizes an image is missing (action create-image-subsizes), as after an upload; answers the item',
+		params: idParams,
+		// WordPress reads `action` from the body or the query string.
+		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
+		body: z.object({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
+		handler: async ({ services, siteUser: user, params, query, body, request }) => {
+			const id = pathId(request, params.id);
+			const env = contentEnv(services, user, MEDIA);
+			const { store } = services;
+			// Required, as WordPress's route declares it (checked before the rights, as WordPress does).
+			if (!(body.action ?? query.action)) throw badRequest('Missing parameter(s): action', 'rest_missing_callback_param', { params: ['action'] });
+			const row = getItem(services, MEDIA, id);
+			// WordPress's `update_item_permissions_check`.
+			checkUpdate(env, row, {});
+			const attachment = store.attachments.get(id);
+			if (attachment) {
+				const details = JSON.parse(attachment.details) as StoredDetails;
+				// The sizes are made from the upload: the kept original when a scaled or upright copy is served.
+				const originalId = store.attachments.sizeFiles(id).get('original_image') ?? attachment.file_id;
+				const original = store.files.byId(originalId);
+				const copies = original ? await missingCopies(details, { data: original.data, fileName: original.file_name }, row.mime_type) : [];
+				if (copies.length) {
+					store.tx(() => {
+						// Read again: another request may have made some of them meanwhile.
+						const now = store.attachments.get(id);
+						if (!now) return;
+						const fresh = JSON.parse(now.details) as StoredDetails;
+						const made = store.attachments.sizeFiles(id);
+						const sizes = { ...fresh.sizes };
+						for (const copy of copies.filter((c) => !made.has(c.name))) {
+							const file = store.files.insert({ mimetype: copy.mimeType, file_name: copy.fileName, data: copy.data });
+							store.attachments.addSize(id, copy.name, file.id);
+							sizes[copy.name] = sizeDetails(copy);
+						}
+						store.attachments.setDetails(id, JSON.stringify({ ...fresh, sizes }));
+					});
+				}
+			}
+			return mediaView(viewEnv(services, user, MEDIA, 'edit'), getItem(services, MEDIA, id));
+		},
+	}),
+
+	route({
 		method: 'DELETE',
 		path: `${BASE}/{id}`,
 		auth: 'site',
@@ -386,7 +603,8 @@ export const mediaRoutes: Route[] = [
 			const view = viewEnv(services, user, MEDIA, 'edit');
 			return services.store.tx(() => {
 				const row = getItem(services, MEDIA, id);
-				const previous = mediaView(view, row);
+				// WordPress's `previous` is the item's data without its links.
+				const { _links: _gone, ...previous } = mediaView(view, row);
 				deleteItem(env, row, query.force || body.force === true);
 				return { deleted: true, previous };
 			});
