@@ -127,7 +127,10 @@ describe('capabilities', () => {
 	});
 
 	test('statuses other than publish and the edit context need page rights', async () => {
-		expectWpError(await cms.get('/pages', u.author, { status: 'draft' }), 403, 'rest_forbidden_status', 'Status is forbidden.');
+		expect((await cms.get('/pages', u.author, { status: 'draft' })).body).toMatchObject({
+			code: 'rest_invalid_param',
+			data: { status: 400, details: { status: { code: 'rest_forbidden_status', message: 'Status is forbidden.', data: { status: 403 } } } },
+		});
 		expect((await cms.get('/pages', u.author, { context: 'edit' })).body).toMatchObject({ code: 'rest_forbidden_context', data: { status: 403 } });
 		expect((await cms.get('/pages', u.editor, { status: 'draft', context: 'edit' })).status).toBe(200);
 	});

@@ -59,6 +59,12 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		matches: (d, req) => batchBeyondScope(req) && d.path.startsWith('responses[]'),
 	},
 	{
+		id: 'wordpress-6.5-class-list',
+		spec:
+			'not the spec: WordPress 6.1 predates it. WordPress 6.5 added `class_list` (the post\'s `get_post_class()`, read-only, view and edit contexts) to `WP_REST_Posts_Controller`\'s answers and item schema, which the attachments controller inherits; the server answers as 6.x does (docs/decisions.md, "Site: WordPress fidelity, from the differential suite")',
+		matches: (d) => d.kind === 'extra key' && /(^|\.|\])class_list$/.test(d.path),
+	},
+	{
 		id: 'newer-collection-parameters',
 		spec:
 			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true" (collection GET parameters; WordPress 6.1 predates them)',

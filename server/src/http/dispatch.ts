@@ -152,6 +152,11 @@ export function allowFor(group: Route[], services: Services, request: FastifyReq
 	return methods.join(', ');
 }
 
+/** Sets the `Allow` header, or none when the caller may use no method (WordPress sends no empty one). */
+export function setAllow(reply: FastifyReply, methods: string) {
+	if (methods) reply.header('Allow', methods);
+}
+
 /** The routes of each path, in the table's order, for `allowFor`. */
 export function routesByPath(routes: Route[]): Map<string, Route[]> {
 	const byPath = new Map<string, Route[]>();
@@ -211,8 +216,13 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 			url: fastifyPath(route),
 			handler: async (request, reply) => {
 				matchParams(route, request);
-				reply.header('Allow', allowFor(group, services, request, request.params as Record<string, string>));
+				setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
 				const data = await callRoute(route, services, request, reply, gateway);
+				// WordPress computes `Allow` after the callback: a write may change it (a deleted item allows nothing).
+				if (route.method !== 'GET') {
+					reply.removeHeader('Allow');
+					setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
+				}
 				if (data === reply) return reply;
 				if (gateway) return { success: true, data: data ?? null };
 				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) });

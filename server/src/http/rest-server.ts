@@ -197,9 +197,11 @@ export async function shapeAnswer(data: unknown, request: FastifyRequest, reply:
 	return query._envelope === undefined ? out : envelope(out, reply.statusCode, reply);
 }
 
-/** The `Link` header every REST answer carries first: where the API root is, for discovery. */
+/**
+ * The `Link` header of a REST answer: where the API root is, for discovery. As in WordPress, whose
+ * `serve_request` sends it first and then the answer's own `Link` replaces it (PHP's `header()`), an
+ * answer with its own links (pagination `next`/`prev`, `alternate`) carries those instead.
+ */
 export function apiRootLink(reply: FastifyReply, baseUrl: string) {
-	const root = `<${baseUrl}/wp-json/>; rel="${API_ROOT_REL}"`;
-	const set = reply.getHeader('link');
-	reply.header('link', set === undefined ? root : [root, ...(Array.isArray(set) ? set : [String(set)])]);
+	if (reply.getHeader('link') === undefined) reply.header('link', `<${baseUrl}/wp-json/>; rel="${API_ROOT_REL}"`);
 }

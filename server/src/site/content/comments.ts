@@ -4,7 +4,7 @@ import { FilterXSS } from 'xss';
 import { z } from 'zod';
 import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Method, type Route, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, requestContext, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { CommentRow, ContentRow, UserRow } from '../../store/types';
@@ -268,11 +268,16 @@ export function commentRoutes(): Route[] {
 	const path = '/cms/v2/comments';
 	const idParams = z.object({ id: z.string() });
 
+	// The item routes' permission callbacks, for `Allow`: the comment must exist (a throw is a no).
+	const onComment = (may: (user: UserRow | null, found: { row: CommentRow; post: ContentRow }, ctx: AllowContext) => boolean) => (ctx: AllowContext) =>
+		may(ctx.siteUser, findComment(ctx.services, pathId(ctx.request, ctx.params.id)), ctx);
+	const mayEdit = onComment((user, { post }, ctx) => canEditComment(ctx.services, user, post));
 	const update = (method: Method) =>
 		route({
 			method,
 			path: `${path}/{id}`,
 			auth: 'site',
+			allowed: mayEdit,
 			summary: 'Update a comment; `status` moderates it (approve, hold, spam, unspam, trash, untrash)',
 			params: idParams,
 			body: commentBody,
@@ -319,6 +324,18 @@ export function commentRoutes(): Route[] {
 			path,
 			auth: 'site',
 			summary: 'List comments the caller may read, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
+			// WordPress's `get_items_permissions_check`: the edit context is for moderators; without
+			// `edit_posts`, no filter by author, email, type or a status other than approved (an OPTIONS
+			// request has no defaults, so its missing status is one).
+			allowed: ({ siteUser, request }) => {
+				if (requestContext(request) === 'edit' && !can(siteUser, 'moderate_comments')) return false;
+				if (can(siteUser, 'edit_posts')) return true;
+				const q = request.query as Record<string, unknown>;
+				const given = (name: string) => Object.keys(q).some((key) => (key === name || key.startsWith(`${name}[`)) && q[key] !== '');
+				const status = q.status ?? (request.method === 'OPTIONS' ? undefined : 'approve');
+				const type = q.type ?? (request.method === 'OPTIONS' ? undefined : 'comment');
+				return status === 'approve' && type === 'comment' && !['author', 'author_exclude', 'author_email'].some(given);
+			},
 			query: phpQuery({
 				context: contextParam,
 				page: wpInt(1).prefault(1),
@@ -401,6 +418,7 @@ export function commentRoutes(): Route[] {
 			path,
 			auth: 'site',
 			summary: 'Create a comment on an item whose comments are open (201, Location); signed-in users only',
+			allowed: ({ siteUser }) => siteUser !== null,
 			body: commentBody,
 			handler: ({ services, siteUser: user, body, request, reply }) => {
 				const { zone } = contentEnv(services, user, POST);
@@ -469,6 +487,9 @@ export function commentRoutes(): Route[] {
 			path: `${path}/{id}`,
 			auth: 'site',
 			summary: 'Get a comment',
+			allowed: onComment((user, { row, post }, ctx) =>
+				(requestContext(ctx.request) !== 'edit' || can(user, 'moderate_comments')) && canReadComment(ctx.services, user, row, post) && canRead(user, typeOf(ctx.services, post), post),
+			),
 			params: idParams,
 			query: phpQuery({ context: contextParam, password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
@@ -492,6 +513,7 @@ export function commentRoutes(): Route[] {
 			path: `${path}/{id}`,
 			auth: 'site',
 			summary: 'Move a comment to the trash, or with force=true delete it for good (its replies move up)',
+			allowed: mayEdit,
 			params: idParams,
 			query: phpQuery({ force: wpBool.prefault(false), password: z.string().optional() }),
 			// WordPress reads parameters from the body too.

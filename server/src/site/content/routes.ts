@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type AllowContext, type Method, type Route, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, requestContext, route } from '../../http/route';
 import { hashSecret, sameDigest } from '../../security';
 import { canCreate, canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
@@ -57,6 +57,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			batch: true,
 			summary: `List ${def.base}, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
 			query: phpQuery(collectionParams(def)),
+			allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || canCreate(siteUser, def),
 			handler: ({ services, siteUser: user, query, request, reply }) => {
 				const params = query as CollectionParams;
 				const env = contentEnv(services, user, def);
@@ -93,7 +94,8 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Get a ${noun}; \`password\` opens protected content`,
-			allowed: onItem(canRead),
+			// WordPress's `get_item_permissions_check`: readable, and editable for `context=edit`.
+			allowed: (ctx) => onItem((user, d, row) => canRead(user, d, row) && (requestContext(ctx.request) !== 'edit' || canEdit(user, d, row)))(ctx),
 			params: idParams,
 			query: phpQuery({ context: contextParam, excerpt_length: wpInt(1).optional(), password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {
