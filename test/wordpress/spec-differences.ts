@@ -65,6 +65,12 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		matches: (d) => d.kind === 'extra key' && /(^|\.|\])class_list$/.test(d.path),
 	},
 	{
+		id: 'wrong-credentials-401',
+		spec:
+			'not the spec (it is silent): issue 25 orders that n8n\'s WordPress credential test "fails with a clear 401 for a wrong one", and n8n tests the credential on a public route; WordPress 6.1 answers a wrong application password or an unknown user there as anonymous (200). Decision: docs/decisions.md, "Site: WordPress fidelity, from the differential suite"',
+		matches: (d, req) => req.auth !== undefined && ((d.kind === 'status' && d.wp === 200 && d.ref === 401) || (d.kind === 'code' && ['incorrect_password', 'invalid_username'].includes(d.ref as string))),
+	},
+	{
 		id: 'newer-collection-parameters',
 		spec:
 			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true" (collection GET parameters; WordPress 6.1 predates them)',
