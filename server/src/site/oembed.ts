@@ -141,6 +141,7 @@ export const oembedRoutes = [
 		path: '/oembed/1.0/proxy',
 		auth: 'site',
 		summary: "oEmbed data of a URL, fetched by the site for an editor; this site's own posts and pages only (no outside network)",
+		allowed: ({ siteUser }) => can(siteUser, 'edit_posts'),
 		query: z.object({
 			url: z.url(),
 			// Accepted as in WordPress, where only the embed route answers XML: this one is always JSON.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Route, route } from '../../http/route';
+import { type Route, requestContext, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { UserRow } from '../../store/types';
 import { engineDoc, KINDS, type PostTypeDoc, type TaxonomyDoc } from '../engine/documents';
@@ -274,6 +274,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: "The site's post types (the engine's included), keyed by slug; edit context: those the caller may edit",
 		query: contextQuery,
+		allowed: ({ services, siteUser, request }) => requestContext(request) !== 'edit' || sitePostTypes(services.store).some((t) => mayEdit(siteUser, t)),
 		handler: ({ services, siteUser: user, query }) => {
 			const types = sitePostTypes(services.store);
 			checkContext(query.context, types.some((t) => mayEdit(user, t)), user, 'rest_cannot_view', CANNOT_EDIT_TYPE);
@@ -289,6 +290,10 @@ export const registryRoutes: Route[] = [
 		params: z.object({ type: z.string() }),
 		patterns: { type: '[\\w-]+' },
 		query: contextQuery,
+		allowed: ({ services, siteUser, params, request }) => {
+			const type = sitePostTypes(services.store).find((t) => t.slug === params.type);
+			return type !== undefined && (requestContext(request) !== 'edit' || mayEdit(siteUser, type));
+		},
 		handler: ({ services, siteUser: user, params, query }) => {
 			const type = sitePostTypes(services.store).find((t) => t.slug === params.type);
 			if (!type) throw notFound('Invalid post type.', 'rest_type_invalid');
@@ -302,6 +307,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: "The site's taxonomies (the engine's included), keyed by slug; `type` keeps those of one post type",
 		query: phpQuery({ context: contextParam, type: z.string().max(200).optional() }),
+		allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || mayAssign(siteUser),
 		handler: ({ services, siteUser: user, query }) => {
 			checkContext(query.context, mayAssign(user), user, 'rest_cannot_view', CANNOT_MANAGE_TERMS);
 			const all = siteTaxonomies(services.store);
@@ -317,6 +323,8 @@ export const registryRoutes: Route[] = [
 		params: z.object({ taxonomy: z.string() }),
 		patterns: { taxonomy: '[\\w-]+' },
 		query: contextQuery,
+		allowed: ({ services, siteUser, params, request }) =>
+			siteTaxonomies(services.store).some((t) => t.slug === params.taxonomy) && (requestContext(request) !== 'edit' || mayAssign(siteUser)),
 		handler: ({ services, siteUser: user, params, query }) => {
 			const tax = siteTaxonomies(services.store).find((t) => t.slug === params.taxonomy);
 			if (!tax) throw notFound('Invalid taxonomy.', 'rest_taxonomy_invalid');
@@ -330,6 +338,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: 'The post statuses, keyed by slug: all six to whoever can edit posts, `publish` to others',
 		query: contextQuery,
+		allowed: ({ services, siteUser, request }) => requestContext(request) !== 'edit' || mayEditSome(services, siteUser),
 		handler: ({ services, siteUser: user, query }) => {
 			const editor = mayEditSome(services, user);
 			checkContext(query.context, editor, user, 'rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.');
@@ -345,6 +354,7 @@ export const registryRoutes: Route[] = [
 		params: z.object({ status: z.string() }),
 		patterns: { status: '[\\w-]+' },
 		query: contextQuery,
+		allowed: ({ services, siteUser, params }) => Object.hasOwn(STATUSES, params.status) && (STATUSES[params.status].public || mayEditSome(services, siteUser)),
 		handler: ({ services, siteUser: user, params, query }) => {
 			const status = Object.hasOwn(STATUSES, params.status) ? STATUSES[params.status] : undefined;
 			const internal = INTERNAL_STATUSES.includes(params.status);

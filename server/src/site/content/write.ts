@@ -86,9 +86,13 @@ function checkValues(env: WriteEnv, before: ContentRow | undefined, body: ItemBo
 	if (body.featured_media) {
 		const media = store.content.get(body.featured_media);
 		if (!media || media.type !== 'attachment' || !media.mime_type.startsWith('image/')) {
-			throw badRequest('Invalid featured media ID.', 'rest_invalid_featured_media');
+			// WordPress's `create_item` ignores what `handle_featured_media` says; `update_item` refuses.
+			if (before) throw badRequest('Invalid featured media ID.', 'rest_invalid_featured_media');
+			body.featured_media = 0;
 		}
 	}
+	// An item as its own parent has none (`wp_check_post_hierarchy_for_loops`).
+	if (def.hierarchical && before && body.parent === before.id) body.parent = 0;
 	if (def.hierarchical && body.parent) {
 		const parent = store.content.get(body.parent);
 		if (!parent || parent.type !== def.type) throw badRequest('Invalid post parent ID.', 'rest_post_invalid_id');
@@ -96,13 +100,11 @@ function checkValues(env: WriteEnv, before: ContentRow | undefined, body: ItemBo
 			throw badRequest(`Invalid post parent ID: ${def.type} ${body.parent} is this ${def.type} or one below it.`, 'rest_post_invalid_id');
 		}
 	}
+	// Term ids the taxonomy does not have are left out, as `wp_set_object_terms` skips them.
 	for (const tax of def.taxonomies) {
 		const ids = termIdsOf(body, tax.base);
 		const unknown = ids ? store.terms.unknown(tax.name, ids) : [];
-		if (unknown.length) {
-			const noun = unknown.length > 1 ? `unknown ${tax.noun} ids` : `an unknown ${tax.noun} id`;
-			throw invalidParam(tax.base, `${tax.base} has ${noun}: ${unknown.join(', ')}`);
-		}
+		if (unknown.length) (body as Record<string, unknown>)[tax.base] = ids!.filter((id) => !unknown.includes(id));
 	}
 	const password = body.password ?? before?.password ?? '';
 	const sticky = body.sticky ?? before?.sticky === 1;
@@ -202,6 +204,11 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 	const store = services.store;
 	if (body.status) checkStatus(env, body.status);
 	checkValues(env, before, body);
+	// `wp_insert_post`'s `empty_content`, for the types that support a title, an editor and an excerpt.
+	const full = ['title', 'editor', 'excerpt'].every((feature) => def.supports.includes(feature));
+	if (!before && full && def.type !== 'attachment' && !body.title && !body.content && !body.excerpt) {
+		throw badRequest('Content, title, and excerpt are empty.', 'empty_content');
+	}
 	const meta = mergedMeta(env, before, body);
 
 	const now = wholeSeconds(Date.now());
