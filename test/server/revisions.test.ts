@@ -127,6 +127,22 @@ describe('the revisions collection', () => {
 	});
 });
 
+describe('when a revision is kept', () => {
+	test('the first update keeps one whatever changed (a menu order, a move to the trash); later ones only for a new title, content or excerpt', async () => {
+		const page = await create(u.admin, { title: 'Page', status: 'publish' }, '/pages');
+		await cms.post(`/pages/${page.id}`, u.admin, { menu_order: 3 });
+		expect((await revisionsOf(page.id, undefined, u.admin, '/pages')).body).toHaveLength(1);
+		await cms.post(`/pages/${page.id}`, u.admin, { menu_order: 4 });
+		expect((await revisionsOf(page.id, undefined, u.admin, '/pages')).body).toHaveLength(1);
+		const post = await create(u.admin, { title: 'Post', status: 'publish' });
+		const trashed = (await cms.delete(`/posts/${post.id}`, u.admin)).body;
+		expect(trashed._links['version-history'][0].count).toBe(1);
+		const [revision] = (await revisionsOf(post.id)).body;
+		expect(trashed._links['predecessor-version'][0].id).toBe(revision.id);
+		expect(revision.title.rendered).toBe('Post');
+	});
+});
+
 describe('deleting a revision', () => {
 	test('is refused to everyone, as WordPress maps delete_post on a revision to do_not_allow; the revision stays', async () => {
 		const post = await create(u.author, { title: 'a', status: 'publish' });

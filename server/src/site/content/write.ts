@@ -249,7 +249,7 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 		if (tax.name === 'category' && (ids?.length === 0 || (!before && ids === undefined))) ids = [defaults.category];
 		if (ids) store.content.setTermIds(row.id, tax.name, ids);
 	}
-	if (before && options.revision && def.revisions) keepRevision(env, before, row);
+	if (before && options.revision && def.revisions) keepRevision(env, row);
 	return row;
 }
 
@@ -271,16 +271,15 @@ function slugAfter(env: WriteEnv, base: ContentRow, next: ContentRow, body: Item
 const REVISIONED = ['title', 'content', 'excerpt'] as const;
 
 /**
- * WordPress's `wp_save_post_revision`: after an update whose title, content or excerpt differ from the
- * latest revision (or, before the first one, from the item before the update), a copy of the item as
- * saved, by the user who saved it.
+ * WordPress's `wp_save_post_revision`, run on every update (`post_updated`, a move to the trash
+ * included): a copy of the item as saved, by the user who saved it, when its title, content or excerpt
+ * differ from the latest revision, or whatever changed when it has no revision yet.
  */
-function keepRevision(env: WriteEnv, before: ContentRow, row: ContentRow) {
+function keepRevision(env: WriteEnv, row: ContentRow) {
 	const store = env.services.store;
 	if (row.status === 'auto-draft') return;
 	const latest = store.content.revisions(row.id).find((r) => r.slug === `${row.id}-revision-v1`);
-	const against = latest ?? before;
-	if (REVISIONED.every((field) => row[field] === against[field])) return;
+	if (latest && REVISIONED.every((field) => row[field] === latest[field])) return;
 	store.content.insert({
 		type: 'revision',
 		status: 'inherit',
@@ -313,7 +312,7 @@ export function deleteItem(env: WriteEnv, row: ContentRow, force: boolean): Cont
 	}
 	if (!def.trash) throw new ApiError(501, "The post does not support trashing. Set 'force=true' to delete.", 'rest_trash_not_supported');
 	if (row.status === 'trash') throw new ApiError(410, 'The post has already been deleted.', 'rest_already_trashed');
-	return store.content.save({
+	const trashed = store.content.save({
 		...row,
 		status: 'trash',
 		trashed_status: row.status,
@@ -321,5 +320,8 @@ export function deleteItem(env: WriteEnv, row: ContentRow, force: boolean): Cont
 		slug: row.slug ? `${row.slug}__trashed` : '',
 		modified_gmt: wholeSeconds(Date.now()),
 	});
+	// `wp_trash_post` is an update (`wp_update_post`): it keeps a revision as any update does.
+	if (def.revisions) keepRevision(env, trashed);
+	return trashed;
 }
 
