@@ -459,6 +459,8 @@ describe('trash and force', () => {
 		const gone = await cms.delete(`/posts/${post.id}`, u.author, { force: true });
 		expect(gone.status).toBe(200);
 		expect(gone.body).toMatchObject({ deleted: true, previous: { id: post.id, status: 'publish', title: { raw: 'Bin me' } } });
+		// The item's data, without the links of a response (WordPress's `$previous->get_data()`).
+		expect(gone.body.previous).not.toHaveProperty('_links');
 		expect((await cms.get(`/posts/${post.id}`, u.admin)).status).toBe(404);
 		expect(server.services.store.content.revisions(post.id)).toEqual([]);
 		expect(server.services.store.content.termIds(post.id, 'category')).toEqual([]);

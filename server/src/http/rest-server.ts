@@ -188,13 +188,24 @@ export const wantsEnvelope = (query: unknown) => isObject(query) && query._envel
  */
 export async function shapeAnswer(data: unknown, request: FastifyRequest, reply: FastifyReply, site: Site): Promise<unknown> {
 	const query = phpParams(request.query);
-	let out = data;
+	let out = withoutPreviousLinks(data);
 	const fields = query._fields === undefined ? undefined : parseList(query._fields);
 	if (fields?.length) out = filterFields(out, fields);
 	if (query._embed !== undefined && (!fields?.length || included('_links', fields) || included('_embedded', fields))) {
 		out = await embedLinks(out, parseEmbed(query._embed), site);
 	}
 	return query._envelope === undefined ? out : envelope(out, reply.statusCode, reply);
+}
+
+/**
+ * A deletion's `previous` is the item's data without its links, as WordPress's controllers answer
+ * `{deleted, previous: $previous->get_data()}` (`_links` are the response's, not its data's).
+ */
+function withoutPreviousLinks(data: unknown): unknown {
+	const body = data as { deleted?: unknown; previous?: unknown } | null;
+	if (!body || typeof body !== 'object' || body.deleted !== true || !body.previous || typeof body.previous !== 'object') return data;
+	const { _links, ...previous } = body.previous as Record<string, unknown>;
+	return _links === undefined ? data : { ...body, previous };
 }
 
 /**
