@@ -69,6 +69,13 @@ describe('GET /', () => {
 		});
 	});
 
+	test('as WordPress: the site logo and icon, a help link, and any context taken', async () => {
+		const index = (await get('/wp-json/?context=help')).body;
+		expect(index).toMatchObject({ site_logo: 0, site_icon: 0, site_icon_url: '', _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] } });
+		expect(index.routes['/'].endpoints[0].args.context).toEqual({ default: 'view', required: false });
+		expect((await get('/wp-json/wp/v2')).body._links).toEqual({ up: [{ href: `${server.url}/wp-json/` }] });
+	});
+
 	test('answers the same at every address and to a signed-in user', async () => {
 		const index = await get('/wp-json/');
 		expect((await get('/index.php?rest_route=/')).body).toEqual(index.body);
