@@ -6,6 +6,7 @@ import { notFound } from '../http/errors';
 import { REST_PREFIX } from '../http/dispatch';
 import { expandEngineRoutes } from './content/engine-types';
 import { SITE_NAMESPACES } from './namespaces';
+import { wpArg } from './arg-schema';
 import { gmtOffsetHours, siteSettings } from './settings';
 import { fileUrl } from '../gateway/views';
 
@@ -43,7 +44,7 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 			const { $schema, additionalProperties, ...rest } = prop;
 			// Required is what validation refuses to miss (a field of any value may still be left out).
 			const field = shape?.[name];
-			out[name] = { ...rest, required: field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false) };
+			out[name] = wpArg(name, { ...rest, required: field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false) });
 		}
 	}
 	argsCache.set(r, out);
