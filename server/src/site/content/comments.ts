@@ -325,15 +325,15 @@ export function commentRoutes(): Route[] {
 			auth: 'site',
 			summary: 'List comments the caller may read, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
 			// WordPress's `get_items_permissions_check`: the edit context is for moderators; without
-			// `edit_posts`, no filter by author, email, type or a status other than approved (an OPTIONS
-			// request has no defaults, so its missing status is one).
+			// `edit_posts`, no filter by author, email, type or a status other than approved (only a GET
+			// has the route's defaults, so another request's missing status is one).
 			allowed: ({ siteUser, request }) => {
 				if (requestContext(request) === 'edit' && !can(siteUser, 'moderate_comments')) return false;
 				if (can(siteUser, 'edit_posts')) return true;
 				const q = request.query as Record<string, unknown>;
 				const given = (name: string) => Object.keys(q).some((key) => (key === name || key.startsWith(`${name}[`)) && q[key] !== '');
-				const status = q.status ?? (request.method === 'OPTIONS' ? undefined : 'approve');
-				const type = q.type ?? (request.method === 'OPTIONS' ? undefined : 'comment');
+				const status = q.status ?? (request.method === 'GET' ? 'approve' : undefined);
+				const type = q.type ?? (request.method === 'GET' ? 'comment' : undefined);
 				return status === 'approve' && type === 'comment' && !['author', 'author_exclude', 'author_email'].some(given);
 			},
 			query: phpQuery({
@@ -418,7 +418,11 @@ export function commentRoutes(): Route[] {
 			path,
 			auth: 'site',
 			summary: 'Create a comment on an item whose comments are open (201, Location); signed-in users only',
-			allowed: ({ siteUser }) => siteUser !== null,
+			// Signed in, and for a post: WordPress's check refuses a request naming no existing post to everyone.
+			allowed: ({ siteUser, request }) => {
+				const post = (request.body as { post?: unknown } | undefined)?.post ?? (request.query as { post?: unknown }).post;
+				return siteUser !== null && post !== undefined && post !== '' && post !== 0;
+			},
 			body: commentBody,
 			handler: ({ services, siteUser: user, body, request, reply }) => {
 				const { zone } = contentEnv(services, user, POST);

@@ -106,8 +106,8 @@ export function revisionRoutes(def: PostType): Route[] {
 			path: `${base}/{id}`,
 			auth: 'site',
 			summary: `Get a revision of a ${def.type}`,
-			allowed: ({ services, siteUser, params, request }) =>
-				getRevision(services, readableParent(services, siteUser, def, pathId(request, params.parent)), pathId(request, params.id)) !== undefined,
+			// WordPress's `get_item_permissions_check` looks at the parent only.
+			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: itemParams,
 			query: phpQuery({ context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {

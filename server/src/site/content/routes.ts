@@ -77,7 +77,12 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Create a ${noun} (201, Location); a draft unless a status is given`,
-			allowed: ({ siteUser }) => canCreate(siteUser, def),
+			// WordPress's `create_item_permissions_check` on the request as sent (an id, another author, sticky).
+			allowed: ({ services, siteUser, request }) => {
+				const raw = request.body && typeof request.body === 'object' ? (request.body as ItemBody) : ({} as ItemBody);
+				checkCreate(contentEnv(services, siteUser, def), raw, raw);
+				return true;
+			},
 			body,
 			handler: ({ services, siteUser, body, request, reply }) => {
 				const env = contentEnv(services, siteUser, def);
@@ -94,8 +99,13 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Get a ${noun}; \`password\` opens protected content`,
-			// WordPress's `get_item_permissions_check`: readable, and editable for `context=edit`.
-			allowed: (ctx) => onItem((user, d, row) => canRead(user, d, row) && (requestContext(ctx.request) !== 'edit' || canEdit(user, d, row)))(ctx),
+			// WordPress's `get_item_permissions_check`: readable, editable for `context=edit`, the right password.
+			allowed: (ctx) =>
+				onItem((user, d, row) => {
+					const password = (ctx.request.query as { password?: unknown }).password;
+					if (typeof password === 'string' && password !== '' && row.password !== '' && !samePassword(password, row.password)) return false;
+					return canRead(user, d, row) && (requestContext(ctx.request) !== 'edit' || canEdit(user, d, row));
+				})(ctx),
 			params: idParams,
 			query: phpQuery({ context: contextParam, excerpt_length: wpInt(1).optional(), password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {

@@ -301,7 +301,11 @@ export function userRoutes(): Route[] {
 			path: me ? `${base}/me` : `${base}/{id}`,
 			auth: 'site',
 			summary: me ? 'Update the signed-in user' : 'Update a user (roles need promote_users; the username cannot change)',
-			allowed: ({ services, siteUser, params }) => canEditUser(siteUser, me ? signedIn(siteUser) : userById(services, Number(params.id))),
+			allowed: ({ services, siteUser, params, request }) => {
+				const roles = (request.body as { roles?: unknown } | undefined)?.roles;
+				if (roles !== undefined && !can(siteUser, 'promote_users')) return false;
+				return canEditUser(siteUser, me ? signedIn(siteUser) : userById(services, Number(params.id)));
+			},
 			...(me ? {} : { params: idParams, patterns: ID }),
 			body: updateBody,
 			handler: ({ services, siteUser: caller, params, body, request }) => {
@@ -371,7 +375,8 @@ export function userRoutes(): Route[] {
 			path: `${base}/me`,
 			auth: 'site',
 			summary: 'Get the signed-in user',
-			allowed: ({ siteUser }) => siteUser !== null,
+			// WordPress's route has no permission callback: the answer itself says who may not.
+			allowed: () => true,
 			query: contextQuery,
 			handler: ({ services, siteUser: caller, query }) => userView(services, signedIn(caller), query.context),
 		}),
