@@ -73,7 +73,7 @@ function introspected(services: Services, caller: UserRow | null, userId: string
 }
 
 /** The permission callbacks, for `Allow`: the user's passwords are the caller's to use (a throw is a no); WordPress's look at the user only. */
-const mayUse = (_item: boolean) => ({ services, siteUser, params }: AllowContext) => userOf(services, siteUser, params.user_id, READ) !== undefined;
+const mayUse = ({ services, siteUser, params }: AllowContext) => userOf(services, siteUser, params.user_id, READ) !== undefined;
 
 export function appPasswordRoutes(): Route[] {
 	const base = '/cms/v2/users/{user_id}/application-passwords';
@@ -85,7 +85,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Rename an application password',
 			params: itemParams,
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
-			allowed: mayUse(true),
+			allowed: mayUse,
 			body: updateBody,
 			handler: ({ services, siteUser: caller, params, body }) => {
 				const row = services.store.tx(() => {
@@ -107,7 +107,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: "List a user's application passwords (never the passwords themselves)",
 			params: userParams,
 			patterns: { user_id: USER_ID },
-			allowed: mayUse(false),
+			allowed: mayUse,
 			query: contextQuery,
 			handler: ({ services, siteUser: caller, params, query }) => {
 				const user = userOf(services, caller, params.user_id, [
@@ -124,7 +124,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Create an application password (201, Location); the password is in this answer only',
 			params: userParams,
 			patterns: { user_id: USER_ID },
-			allowed: mayUse(false),
+			allowed: mayUse,
 			body: createBody,
 			handler: ({ services, siteUser: caller, params, body, reply }) => {
 				const { row, password } = services.store.tx(() => {
@@ -146,7 +146,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: "Delete all of a user's application passwords ({deleted, count})",
 			params: userParams,
 			patterns: { user_id: USER_ID },
-			allowed: mayUse(false),
+			allowed: mayUse,
 			handler: ({ services, siteUser: caller, params }) =>
 				services.store.tx(() => {
 					const user = userOf(services, caller, params.user_id, [
@@ -175,7 +175,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Get an application password',
 			params: itemParams,
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
-			allowed: mayUse(true),
+			allowed: mayUse,
 			query: contextQuery,
 			handler: ({ services, siteUser: caller, params, query }) => {
 				const user = userOf(services, caller, params.user_id, READ);
@@ -192,7 +192,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Delete an application password ({deleted, previous})',
 			params: itemParams,
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
-			allowed: mayUse(true),
+			allowed: mayUse,
 			handler: ({ services, siteUser: caller, params }) =>
 				services.store.tx(() => {
 					const user = userOf(services, caller, params.user_id, [
