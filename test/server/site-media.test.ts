@@ -104,6 +104,9 @@ describe('upload', () => {
 		const res = await uploadRaw(u.admin, data, { name: 'Sunset Photo.png' });
 		expect(res.status).toBe(201);
 		const media = res.body;
+		// The `wp` curie comes with `wp:` relations only (the edit context's actions), as WordPress compacts links.
+		expect(media._links).toHaveProperty('curies');
+		expect((await cms.get(`/media/${media.id}`, u.anonymous)).body._links).not.toHaveProperty('curies');
 		expect(res.headers.get('location')).toBe(mediaUrl(`/${media.id}`));
 		expect(res.headers.get('x-wp-upload-attachment-id')).toBe(String(media.id));
 		expect(media).toMatchObject({

@@ -59,6 +59,12 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		matches: (d, req) => batchBeyondScope(req) && d.path.startsWith('responses[]'),
 	},
 	{
+		id: 'media-featured-media',
+		spec: 'Media: "Fields: `date`, `date_gmt`, `slug`, `status` (same enum as Post), `title` (object), `author`, `featured_media`, `comment_status`, ..." (WordPress gives attachments no `featured_media`: they do not support `thumbnail`)',
+		matches: (d, req) =>
+			d.kind === 'extra key' && /(^|\.|\])featured_media$/.test(d.path) && (req.family === 'media' || req.path.includes('/media') || d.path.includes('wp:featuredmedia[]')),
+	},
+	{
 		id: 'wordpress-6.5-class-list',
 		spec:
 			'not the spec: WordPress 6.1 predates it. WordPress 6.5 added `class_list` (the post\'s `get_post_class()`, read-only, view and edit contexts) to `WP_REST_Posts_Controller`\'s answers and item schema, which the attachments controller inherits; the server answers as 6.x does (docs/decisions.md, "Site: WordPress fidelity, from the differential suite")',

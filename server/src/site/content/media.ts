@@ -235,7 +235,8 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 			...(parent && parentDef
 				? { 'wp:attached-to': [{ embeddable: true, href: itemUrl(services, parentDef, parent.id), post_type: parent.type, id: parent.id }] }
 				: {}),
-			curies,
+			// As WordPress compacts links: the `wp` curie only beside a `wp:` relation.
+			...((parent && parentDef) || Object.keys(links).some((rel) => rel.startsWith('wp:')) ? { curies } : {}),
 		},
 	};
 	return inContext(full, MEDIA_FIELDS, env.context);
