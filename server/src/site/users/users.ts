@@ -285,7 +285,7 @@ const meTarget = (services: Services, caller: UserRow | null) => userById(servic
 function readUser(services: Services, caller: UserRow | null, target: UserRow, context: Context) {
 	if (caller?.id !== target.id) {
 		const lists = can(caller, 'list_users');
-		if (context === 'edit' && !lists) throw denied(caller, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
+		if (context === 'edit' && !lists) throw denied(caller, 'rest_forbidden_context', 'Sorry, you are not allowed to list users.');
 		if (!lists && !canEditUser(caller, target) && !hasPublishedPosts(services, target.id)) {
 			throw denied(caller, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
 		}
