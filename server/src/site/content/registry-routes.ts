@@ -40,16 +40,42 @@ const TYPE_FIELDS: ContextTable = {
 	capabilities: EDIT,
 	description: VIEW_EDIT,
 	hierarchical: VIEW_EDIT,
+	has_archive: VIEW_EDIT,
 	visibility: EDIT,
 	viewable: EDIT,
 	labels: EDIT,
 	name: ALL,
+	icon: VIEW_EDIT,
 	slug: ALL,
 	supports: EDIT,
 	taxonomies: VIEW_EDIT,
 	rest_base: ALL,
 	rest_namespace: ALL,
 };
+
+/** The labels WordPress's `get_post_type_labels` gives every type from the post's or the page's defaults. */
+function defaultLabels(noun: 'post' | 'page'): Record<string, string> {
+	const Noun = noun === 'post' ? 'Post' : 'Page';
+	return {
+		insert_into_item: `Insert into ${noun}`,
+		uploaded_to_this_item: `Uploaded to this ${noun}`,
+		featured_image: 'Featured image',
+		set_featured_image: 'Set featured image',
+		remove_featured_image: 'Remove featured image',
+		use_featured_image: 'Use as featured image',
+		filter_by_date: 'Filter by date',
+		item_published: `${Noun} published.`,
+		item_published_privately: `${Noun} published privately.`,
+		item_reverted_to_draft: `${Noun} reverted to draft.`,
+		item_scheduled: `${Noun} scheduled.`,
+		item_updated: `${Noun} updated.`,
+		item_link: `${Noun} Link`,
+		item_link_description: `A link to a ${noun}.`,
+	};
+}
+
+/** WordPress's menu icons of its own types. */
+const ICONS: Record<string, string> = { post: 'dashicons-admin-post', page: 'dashicons-admin-page', attachment: 'dashicons-admin-media' };
 
 /** WordPress's labels of a type from its two names (the engine's own labels win). */
 function typeLabels(type: SitePostType, own: Record<string, string> = {}) {
@@ -77,6 +103,8 @@ function typeLabels(type: SitePostType, own: Record<string, string> = {}) {
 		items_list: `${many} list`,
 		menu_name: many,
 		name_admin_bar: one,
+		// WordPress's defaults for what the type does not name: a post's, or a page's for a hierarchical type.
+		...defaultLabels(type.hierarchical ? 'page' : 'post'),
 	};
 	for (const [key, value] of Object.entries(own)) if (value) labels[key] = value;
 	return labels;
@@ -108,10 +136,12 @@ function typeView(services: Services, type: SitePostType, context: Context) {
 		},
 		description: '',
 		hierarchical: type.hierarchical,
+		has_archive: false,
 		visibility: { show_in_nav_menus: type.public, show_ui: true },
 		viewable: type.public,
 		labels: typeLabels(type, own),
 		name: type.name,
+		icon: ICONS[type.slug] ?? null,
 		slug: type.slug,
 		supports: Object.fromEntries(type.supports.map((feature) => [feature, true])),
 		taxonomies: type.taxonomies,
