@@ -82,6 +82,16 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		},
 	},
 	{
+		id: 'wordpress-6.x-revision-parent',
+		spec:
+			'not the spec: WordPress 6.1\'s revisions controller answers a revision through any parent; later 6.x checks it (`WP_REST_Revisions_Controller::get_item`: 404 `rest_revision_parent_id_mismatch`, "The revision does not belong to the specified parent", core\'s `test_get_item_invalid_parent_id`), as the server does',
+		matches: (d, req) => {
+			const named = /\/\{(?:post|page):([\w-]+)\}\/revisions\/\{revision:([\w-]+)\}$/.exec(req.path);
+			const otherParent = req.method === 'GET' && named !== null && named[1] !== named[2];
+			return otherParent && ((d.kind === 'status' && d.wp === 200 && d.ref === 404) || (d.kind === 'code' && d.ref === 'rest_revision_parent_id_mismatch'));
+		},
+	},
+	{
 		id: 'newer-collection-parameters',
 		spec:
 			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true" (collection GET parameters; WordPress 6.1 predates them)',
