@@ -442,6 +442,15 @@ describe('password-protected posts', () => {
 });
 
 describe('trash and force', () => {
+	test('a draft without a slug is trashed as __trashed, as WordPress suffixes the empty name; a restore gives it none again', async () => {
+		const drafts = [await create(u.author, { title: 'No slug yet' }), await create(u.author, { title: 'Nor this' })];
+		for (const draft of drafts) {
+			expect(draft.slug).toBe('');
+			expect((await cms.delete(`/posts/${draft.id}`, u.author)).body).toMatchObject({ status: 'trash', slug: '__trashed' });
+		}
+		expect((await cms.post(`/posts/${drafts[0].id}`, u.author, { status: 'draft' })).body).toMatchObject({ status: 'draft', slug: '' });
+	});
+
 	test('DELETE trashes (slug freed); again is 410; an update restores it; force deletes for good', async () => {
 		const post = await create(u.author, { title: 'Bin me', status: 'publish' });
 		const trashed = await cms.delete(`/posts/${post.id}`, u.author);

@@ -317,7 +317,8 @@ export function deleteItem(env: WriteEnv, row: ContentRow, force: boolean): Cont
 		status: 'trash',
 		trashed_status: row.status,
 		trashed_slug: row.slug,
-		slug: row.slug ? `${row.slug}__trashed` : '',
+		// As `wp_add_trashed_suffix_to_post_name_for_post`: a draft without a slug gets the suffix alone.
+		slug: `${row.slug}__trashed`,
 		modified_gmt: wholeSeconds(Date.now()),
 	});
 	// `wp_trash_post` is an update (`wp_update_post`): it keeps a revision as any update does.
