@@ -143,7 +143,9 @@ export const oembedRoutes = [
 		summary: "oEmbed data of a URL, fetched by the site for an editor; this site's own posts and pages only (no outside network)",
 		allowed: ({ siteUser }) => can(siteUser, 'edit_posts'),
 		query: z.object({
-			url: z.url(),
+			// WordPress's `format: uri` takes what `esc_url_raw` can make a URL of (`not a url` too): what resolves to
+			// nothing is its 404 `oembed_invalid_url`.
+			url: z.string().min(1),
 			// Accepted as in WordPress, where only the embed route answers XML: this one is always JSON.
 			format: z.enum(['json', 'xml']).default('json'),
 			maxwidth,
