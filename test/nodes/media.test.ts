@@ -87,8 +87,8 @@ describe('Upload', () => {
 		expect(refused.error?.description).toContain('rest_cannot_create');
 
 		const unknown = await media({ operation: 'upload', options: { post: 999999 } }, { input: [fileItem(PNG, 'image/png', 'a.png')] });
-		expect(unknown.error).toMatchObject({ httpCode: '400', message: 'Invalid parameter(s): post' });
-		expect(unknown.error?.description).toContain('999999');
+		expect(unknown.error).toMatchObject({ httpCode: '403', message: 'Sorry, you are not allowed to upload media to this post.' });
+		expect(unknown.error?.description).toContain('rest_cannot_edit');
 
 		const run = await media(
 			{ operation: 'upload', options: { post: '={{ $json.post }}' } },

@@ -328,10 +328,10 @@ describe('upload errors', () => {
 		expect(form.body.data.params).toHaveProperty('comment_status');
 	});
 
-	test('post: must exist (400), be a post or page (400), and be editable by the uploader (403)', async () => {
+	test('post: must exist (403, as no one may edit it), be a post or page (400), and be editable by the uploader (403)', async () => {
 		const missing = await uploadRaw(u.admin, png(1, 1), { query: 'post=999999' });
-		expect(missing.status).toBe(400);
-		expect(missing.body).toMatchObject({ code: 'rest_invalid_param', data: { params: { post: expect.stringContaining('999999') } } });
+		expect(missing.status).toBe(403);
+		expect(missing.body).toMatchObject({ code: 'rest_cannot_edit', message: 'Sorry, you are not allowed to upload media to this post.' });
 		const media = await upload(u.admin, png(1, 1));
 		const onMedia = await uploadRaw(u.admin, png(1, 1), { query: `post=${media.id}` });
 		expect(onMedia.body).toMatchObject({ code: 'rest_invalid_param', message: 'Invalid parent type.' });
@@ -463,7 +463,7 @@ describe('update', () => {
 		expect(other.body.code).toBe('rest_cannot_edit');
 		expect((await cms.post(`/media/${media.id}`, u.anonymous, { title: 'x' })).status).toBe(401);
 		expect((await cms.post(`/media/${media.id}`, u.editor, { title: 'By the editor' })).status).toBe(200);
-		expect((await cms.post(`/media/${media.id}`, u.author, { post: 999999 })).body.code).toBe('rest_invalid_param');
+		expect((await cms.post(`/media/${media.id}`, u.author, { post: 999999 })).body.code).toBe('rest_cannot_edit');
 		expect((await cms.post(`/media/${media.id}`, u.author, { alt_text: 5 })).body.data.params).toHaveProperty('alt_text');
 		expect((await cms.post('/media/999999', u.admin, { title: 'x' })).status).toBe(404);
 	});

@@ -15,7 +15,7 @@ import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
 import { ALL, alternateLink, collectionUrl, type ContextTable, contentView, EDIT, inContext, itemUrl, POST_FIELDS, rawRendered, VIEW_EDIT, type ViewEnv, viewEnv } from './views';
-import { checkUpdate, contentEnv, deleteItem, getItem, invalidParam, type WriteEnv, writeItem } from './write';
+import { checkUpdate, contentEnv, deleteItem, getItem, type WriteEnv, writeItem } from './write';
 
 /**
  * `cms/v2/media`: WordPress's attachments controller over the content model. A media item is a content
@@ -111,10 +111,13 @@ function asItemBody(body: MediaBody): ItemBody {
 	return { ...rest, content: description, excerpt: caption, status: storedStatus(status) as ItemBody['status'] };
 }
 
-/** The post or page a media item is attached to (`post`): it must exist, be one, and be editable by the caller. */
+/**
+ * The post or page a media item is attached to (`post`): it must be one, and be editable by the caller
+ * (WordPress's `current_user_can('edit_post')`, which no one passes for a post that does not exist).
+ */
 function checkAttachTo(env: WriteEnv, id: number) {
 	const parent = env.services.store.content.get(id);
-	if (!parent) throw invalidParam('post', `post must be the id of an existing post or page; ${id} is none`);
+	if (!parent) throw denied(env.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
 	const def = PARENT_TYPES.find((d) => d.type === parent.type);
 	if (!def) throw badRequest('Invalid parent type.', 'rest_invalid_param');
 	if (!canEdit(env.user, def, parent)) throw denied(env.user, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
