@@ -114,6 +114,7 @@ export function wpArg(name: string, schema: Schema): Schema {
 	const out = clean(schema);
 	// An argument without a type is one WordPress declares bare (the indexes' `context`), undescribed.
 	const described = out.description === undefined && out.type !== undefined && DESCRIPTIONS[name] ? { description: DESCRIPTIONS[name] } : {};
-	if (out.format === undefined && FORMATS[name] && (out.type === 'string' || out.type === undefined)) out.format = FORMATS[name];
+	const stringy = out.type === undefined || out.type === 'string' || (Array.isArray(out.type) && out.type.includes('string'));
+	if (out.format === undefined && FORMATS[name] && stringy) out.format = FORMATS[name];
 	return { ...described, ...out };
 }
