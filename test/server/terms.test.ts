@@ -92,12 +92,18 @@ describe('update', () => {
 		expect((await category('Apple crumble', { slug: 'apple' })).slug).toBe('apple-2');
 		expect((await category('Apple', { parent: fruit.id })).slug).toBe('apple-fruit-2');
 		const dup = await cms.post('/categories', u.editor, { name: 'apple' });
-		expect(dup.body).toEqual({ code: 'term_exists', message: 'A term with the name provided already exists with this parent.', data: { status: 400, term_id: apple.id } });
+		expect(dup.body).toEqual({
+			code: 'term_exists',
+			message: 'A term with the name provided already exists with this parent.',
+			data: { status: 400, term_id: apple.id },
+			additional_data: [apple.id, apple.id],
+		});
 		const tag = await cms.create('/tags', u.editor, { name: 'Dup tag' });
 		expect((await cms.post('/tags', u.editor, { name: 'DUP TAG' })).body).toEqual({
 			code: 'term_exists',
 			message: 'A term with the name provided already exists in this taxonomy.',
 			data: { status: 400, term_id: tag.id },
+			additional_data: [tag.id, tag.id],
 		});
 		expect((await cms.post('/tags', u.editor, { name: 'Another', slug: 'dup-tag' })).body.slug).toBe('dup-tag-2');
 	});

@@ -258,7 +258,8 @@ function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: nu
 /** The error body of the namespace `url` (as rewritten) is in: the gateway envelope or WordPress's. */
 export function errorBody(url: string, error: ApiError) {
 	if (isGatewayUrl(url)) return { success: false, message: error.message };
-	return { code: error.code, message: error.message, data: { status: error.status, ...error.data } };
+	const body = { code: error.code, message: error.message, data: { status: error.status, ...error.data } };
+	return error.additionalData ? { ...body, additional_data: error.additionalData } : body;
 }
 
 /** An error answer; a site route's in an `_envelope` when asked (a 200 that carries the status). */

@@ -298,7 +298,10 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 					const same = store.terms.byName(tax.name, name, parent);
 					if (same) {
 						const message = tax.hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.';
-						throw badRequest(message, 'term_exists', { term_id: same.id });
+						// As WordPress's `create_item`, which adds the term's id to `wp_insert_term`'s error twice over.
+						const exists = badRequest(message, 'term_exists', { term_id: same.id });
+						exists.additionalData = [same.id, same.id];
+						throw exists;
 					}
 					// A taken slug is made unique, as `wp_insert_term` does.
 					const slug = uniqueTermSlug(services, tax, sanitizeTitle(body.slug ?? '') || sanitizeTitle(name) || 'term', parent, 0);
