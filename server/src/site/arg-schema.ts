@@ -81,6 +81,8 @@ const FORMATS: Record<string, string> = {
 	date_gmt: 'date-time',
 	email: 'email',
 	author_email: 'email',
+	url: 'uri',
+	author_url: 'uri',
 };
 
 const SAFE = Number.MAX_SAFE_INTEGER;
