@@ -843,6 +843,7 @@ describe('categories and tags', () => {
 			code: 'term_exists',
 			message: 'A term with the name provided already exists with this parent.',
 			data: { status: 400, term_id: taken.id },
+			additional_data: [taken.id, taken.id],
 		});
 		// A taken slug is made unique (wp_insert_term).
 		expect((await c.post('/categories', users.editor, { name: 'Other', slug: 'taken' })).body).toMatchObject({ slug: 'taken-2' });
