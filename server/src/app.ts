@@ -52,7 +52,7 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	});
 	app.addHook('onSend', (request, reply, payload, done) => {
 		if (closing) reply.header('connection', 'close');
-		// WordPress sends where its REST API is on every REST answer (discovery by `Link`).
+		// WordPress sends where its REST API is on every REST answer without links of its own (discovery by `Link`).
 		if (request.url.startsWith('/wp-json/')) apiRootLink(reply, services.baseUrl);
 		done(null, payload);
 	});

@@ -69,7 +69,7 @@ test('Update, revisions, autosaves and Delete of a page', async () => {
 	const autosaveId = (autosave.items[0].json as { id: number }).id;
 	expect((await page({ operation: 'getAutosaves', pageId: about.id })).items.map((i) => i.json.id)).toEqual([autosaveId]);
 	expect((await page({ operation: 'getAutosave', pageId: about.id, autosaveId })).items[0].json).toMatchObject({ id: autosaveId });
-	expect((await page({ operation: 'deleteRevision', pageId: about.id, revisionId })).items[0].json).toMatchObject({ deleted: true });
+	expect((await page({ operation: 'deleteRevision', pageId: about.id, revisionId })).error).toMatchObject({ httpCode: '403', message: 'Sorry, you are not allowed to delete this revision.' });
 	expect((await page({ operation: 'delete', pageId: about.id })).items[0].json).toMatchObject({ status: 'trash' });
 	expect((await page({ operation: 'delete', pageId: about.id, force: true })).items[0].json).toMatchObject({ deleted: true });
 	expect((await cms.get(`/pages/${about.id}`, users.admin)).status).toBe(404);

@@ -2,6 +2,7 @@ import type { App } from '../../server/src/app';
 import { SETTING_KEY } from '../../server/src/site/settings';
 import { ADMIN_APP_PASSWORD, basicAuth, expectWpError, readReply, startServer, type Reply } from '../helpers/server';
 import { siteUser } from '../helpers/content';
+import { PNG } from '../helpers/files';
 
 /** `GET /oembed/1.0/embed` and `GET /oembed/1.0/proxy` over the site's own posts and pages. */
 
@@ -46,6 +47,18 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('GET /oembed/1.0/embed', () => {
+	test('a post with a featured image gives its thumbnail, as get_oembed_response_data_rich', async () => {
+		const upload = await fetch(`${server.url}/wp-json/cms/v2/media`, {
+			method: 'POST',
+			headers: { authorization: admin, 'content-type': 'image/png', 'content-disposition': 'attachment; filename="dot.png"' },
+			body: new Uint8Array(PNG),
+		});
+		const media = (await upload.json()) as { id: number; source_url: string };
+		const pictured = await create('posts', { title: 'Pictured', status: 'publish', featured_media: media.id });
+		expect((await embed(pictured.link)).body).toMatchObject({ thumbnail_url: media.source_url, thumbnail_width: 1, thumbnail_height: 1 });
+		expect((await embed(post.link)).body).not.toHaveProperty('thumbnail_url');
+	});
+
 	test("a published post's link gives the rich embed, with the post's author and the site as provider", async () => {
 		const res = await embed(post.link);
 		expect(res.status).toBe(200);
@@ -215,7 +228,7 @@ describe('GET /oembed/1.0/proxy', () => {
 	});
 
 	test('what it cannot resolve without an outside network is 404 oembed_invalid_url', async () => {
-		for (const url of ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', draft.link, `${server.url}/?p=999999`]) {
+		for (const url of ['https://www.youtube.com/watch?v=dQw4w9WgXcQ', draft.link, `${server.url}/?p=999999`, 'not a url']) {
 			const res = await proxy(url, '', admin);
 			expect(res.status).toBe(404);
 			expect(res.body).toMatchObject({ code: 'oembed_invalid_url', data: { status: 404 } });
@@ -224,7 +237,7 @@ describe('GET /oembed/1.0/proxy', () => {
 
 	test.each([
 		['', 'rest_missing_callback_param'],
-		['?url=nope', 'rest_invalid_param'],
+		['?url=', 'rest_invalid_param'],
 		['?url=http%3A%2F%2Fx&format=yaml', 'rest_invalid_param'],
 		['?url=http%3A%2F%2Fx&maxheight=tall', 'rest_invalid_param'],
 		['?url=http%3A%2F%2Fx&discover=maybe', 'rest_invalid_param'],

@@ -64,7 +64,7 @@ describe('create and read', () => {
 });
 
 describe('parents', () => {
-	test('a parent must be an existing page, not the page itself or one below it', async () => {
+	test('a parent must be an existing page, not one below it; the page itself as its parent is no parent', async () => {
 		const top = await create(u.editor, { title: 'Top', status: 'publish' });
 		const middle = await create(u.editor, { title: 'Middle', status: 'publish', parent: top.id });
 		const bottom = await create(u.editor, { title: 'Bottom', status: 'publish', parent: middle.id });
@@ -73,7 +73,10 @@ describe('parents', () => {
 		for (const parent of [999999, post.id]) {
 			expectWpError(await cms.post('/pages', u.editor, { title: 'x', parent }), 400, 'rest_post_invalid_id', 'Invalid post parent ID.');
 		}
-		for (const parent of [top.id, bottom.id]) {
+		// As WordPress's `wp_check_post_hierarchy_for_loops`: the page itself as its parent means none.
+		expect((await cms.post(`/pages/${middle.id}`, u.editor, { parent: middle.id })).body.parent).toBe(0);
+		await cms.post(`/pages/${middle.id}`, u.editor, { parent: top.id });
+		for (const parent of [bottom.id]) {
 			const res = await cms.post(`/pages/${top.id}`, u.editor, { parent });
 			expect(res.status).toBe(400);
 			expect(res.body.code).toBe('rest_post_invalid_id');
@@ -127,7 +130,10 @@ describe('capabilities', () => {
 	});
 
 	test('statuses other than publish and the edit context need page rights', async () => {
-		expectWpError(await cms.get('/pages', u.author, { status: 'draft' }), 403, 'rest_forbidden_status', 'Status is forbidden.');
+		expect((await cms.get('/pages', u.author, { status: 'draft' })).body).toMatchObject({
+			code: 'rest_invalid_param',
+			data: { status: 400, details: { status: { code: 'rest_forbidden_status', message: 'Status is forbidden.', data: { status: 403 } } } },
+		});
 		expect((await cms.get('/pages', u.author, { context: 'edit' })).body).toMatchObject({ code: 'rest_forbidden_context', data: { status: 403 } });
 		expect((await cms.get('/pages', u.editor, { status: 'draft', context: 'edit' })).status).toBe(200);
 	});

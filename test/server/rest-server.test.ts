@@ -213,13 +213,14 @@ describe.each(STYLES)('%s URLs', (style) => {
 			// An item: its author may change their draft; another author may not touch an admin's published post.
 			const draft = await cms.create('/posts', u.author, { title: 'Mine' });
 			expect(await allow(`/cms/v2/posts/${draft.id}`, u.author.headers)).toBe('GET, POST, PUT, PATCH, DELETE');
-			expect(await allow(`/cms/v2/posts/${draft.id}`, u.author2.headers)).toBe('');
+			// None allowed: no header at all, as WordPress sends no empty one.
+			expect(await allow(`/cms/v2/posts/${draft.id}`, u.author2.headers)).toBeNull();
 			const published = await newPost();
 			expect(await allow(`/wp/v2/posts/${published.id}`, u.author.headers)).toBe('GET');
 			expect(await allow(`/wp/v2/posts/${published.id}`, u.editor.headers)).toBe('GET, POST, PUT, PATCH, DELETE');
 			// Authors have no page rights; a missing item allows nothing.
 			expect(await allow('/cms/v2/pages', u.author.headers)).toBe('GET');
-			expect(await allow('/cms/v2/posts/999999', admin())).toBe('');
+			expect(await allow('/cms/v2/posts/999999', admin())).toBeNull();
 			// Media: uploading needs upload_files; terms: categories are the editors', tags anyone's who may write.
 			expect(await allow('/cms/v2/media', u.contributor.headers)).toBe('GET');
 			expect(await allow('/wp/v2/media', u.author.headers)).toBe('GET, POST');
@@ -281,7 +282,7 @@ describe.each(STYLES)('%s URLs', (style) => {
 			expect(list.body.body).toEqual([{ id: expect.any(Number) }]);
 			const missing = await call(style, 'GET', '/cms/v2/posts/999999?_envelope');
 			expect(missing.status).toBe(200);
-			expect(missing.body).toEqual({ status: 404, body: { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }, headers: { Allow: '' } });
+			expect(missing.body).toEqual({ status: 404, body: { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }, headers: {} });
 		});
 
 		test('on the extension route; the gateway keeps its own envelope', async () => {
@@ -364,17 +365,17 @@ describe.each(STYLES)('%s URLs', (style) => {
 	});
 
 	describe('Link and addressing', () => {
-		test('every REST answer links the API root: posts, errors, the extension route, the gateway', async () => {
+		test('every REST answer without links of its own links the API root: posts, errors, the extension route, the gateway', async () => {
 			const root = `<${server.url}/wp-json/>; rel="https://api.w.org/"`;
-			for (const route of ['/cms/v2/posts', '/cms/v2/posts/999999', '/engine/v2/get-meta-boxes', '/wdm/v1/devices', '/no/such/route']) {
+			for (const route of ['/cms/v2/posts?per_page=100', '/cms/v2/posts/999999', '/engine/v2/get-meta-boxes', '/wdm/v1/devices', '/no/such/route']) {
 				const res = await call(style, 'GET', route);
-				expect(res.headers.get('link')?.startsWith(root)).toBe(true);
+				expect(res.headers.get('link')).toBe(root);
 			}
-			// Beside the pagination links of a collection.
+			// A collection's pagination links replace it, as in WordPress.
 			await newPost();
 			await newPost();
 			const page = await call(style, 'GET', '/cms/v2/posts?per_page=1');
-			expect(page.headers.get('link')).toMatch(new RegExp(`^${root.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, <[^>]+page=2>; rel="next"$`));
+			expect(page.headers.get('link')).toMatch(/^<[^>]+page=2>; rel="next"$/);
 		});
 	});
 });

@@ -127,30 +127,41 @@ describe('the revisions collection', () => {
 	});
 });
 
+describe('when a revision is kept', () => {
+	test('the first update keeps one whatever changed (a menu order, a move to the trash); later ones only for a new title, content or excerpt', async () => {
+		const page = await create(u.admin, { title: 'Page', status: 'publish' }, '/pages');
+		await cms.post(`/pages/${page.id}`, u.admin, { menu_order: 3 });
+		expect((await revisionsOf(page.id, undefined, u.admin, '/pages')).body).toHaveLength(1);
+		await cms.post(`/pages/${page.id}`, u.admin, { menu_order: 4 });
+		expect((await revisionsOf(page.id, undefined, u.admin, '/pages')).body).toHaveLength(1);
+		const post = await create(u.admin, { title: 'Post', status: 'publish' });
+		const trashed = (await cms.delete(`/posts/${post.id}`, u.admin)).body;
+		expect(trashed._links['version-history'][0].count).toBe(1);
+		const [revision] = (await revisionsOf(post.id)).body;
+		expect(trashed._links['predecessor-version'][0].id).toBe(revision.id);
+		expect(revision.title.rendered).toBe('Post');
+	});
+});
+
 describe('deleting a revision', () => {
-	test('needs force=true (501 otherwise) and the right to delete the post; it is then gone', async () => {
+	test('is refused to everyone, as WordPress maps delete_post on a revision to do_not_allow; the revision stays', async () => {
 		const post = await create(u.author, { title: 'a', status: 'publish' });
 		await cms.post(`/posts/${post.id}`, u.author, { title: 'b' });
 		await cms.post(`/posts/${post.id}`, u.author, { title: 'c' });
-		const [latest, older] = (await revisionsOf(post.id)).body;
-		expectWpError(await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.author), 501, 'rest_trash_not_supported', "Revisions do not support trashing. Set 'force=true' to delete.");
-		expect((await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.author2, { force: true })).body.code).toBe('rest_cannot_read');
-		expect((await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.anonymous, { force: true })).status).toBe(401);
-		const gone = await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.author, { force: true });
-		expect(gone.status).toBe(200);
-		expect(gone.body).toMatchObject({ deleted: true, previous: { id: older.id, title: { rendered: 'b' } } });
-		expect(gone.body.previous.title).not.toHaveProperty('raw');
-		expect((await revisionsOf(post.id)).body.map((r: { id: number }) => r.id)).toEqual([latest.id]);
-		expect((await cms.delete(`/posts/${post.id}/revisions/${older.id}`, u.author, { force: true })).status).toBe(404);
-	});
-
-	test('a contributor cannot delete revisions of a post it may no longer edit; the editor can', async () => {
-		const post = await create(u.contributor, { title: 'draft one' });
-		await cms.post(`/posts/${post.id}`, u.contributor, { title: 'draft two' });
-		const [rev] = (await revisionsOf(post.id)).body;
-		await cms.post(`/posts/${post.id}`, u.editor, { status: 'publish' });
-		expect((await cms.delete(`/posts/${post.id}/revisions/${rev.id}`, u.contributor, { force: true })).body.code).toBe('rest_cannot_read');
-		expect((await cms.delete(`/posts/${post.id}/revisions/${rev.id}`, u.editor, { force: true })).body.deleted).toBe(true);
+		const before = (await revisionsOf(post.id)).body.map((r: { id: number }) => r.id);
+		const older = before[1];
+		// Who may not delete the post is refused for the post; everyone else for the revision, force or not.
+		expectWpError(await cms.delete(`/posts/${post.id}/revisions/${older}`, u.author2, { force: true }), 403, 'rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.');
+		expect((await cms.delete(`/posts/${post.id}/revisions/${older}`, u.anonymous, { force: true })).status).toBe(401);
+		for (const user of [u.author, u.editor, u.admin]) {
+			for (const query of [{ force: true }, {}]) {
+				expectWpError(await cms.delete(`/posts/${post.id}/revisions/${older}`, user, query), 403, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.');
+			}
+		}
+		expect((await cms.delete(`/posts/${post.id}/revisions/999999`, u.admin, { force: true })).status).toBe(404);
+		expect((await revisionsOf(post.id)).body.map((r: { id: number }) => r.id)).toEqual(before);
+		// And `Allow` never lists DELETE for a revision.
+		expect((await cms.get(`/posts/${post.id}/revisions/${older}`, u.admin)).headers.get('allow')).toBe('GET');
 	});
 });
 

@@ -28,7 +28,9 @@ describe('types', () => {
 		expect(res.body.post).toEqual({
 			description: '',
 			hierarchical: false,
+			has_archive: false,
 			name: 'Posts',
+			icon: 'dashicons-admin-post',
 			slug: 'post',
 			taxonomies: ['category', 'post_tag'],
 			rest_base: 'posts',
@@ -36,7 +38,9 @@ describe('types', () => {
 			_links: { collection: [{ href: `${rest}/types` }], 'wp:items': [{ href: `${rest}/posts` }], curies: CURIES },
 		});
 		expect(res.body.page).toMatchObject({ hierarchical: true, rest_base: 'pages', taxonomies: [] });
-		expect(res.body.attachment).toMatchObject({ name: 'Media', rest_base: 'media' });
+		expect(res.body.attachment).toMatchObject({ name: 'Media', rest_base: 'media', icon: 'dashicons-admin-media' });
+		expect((await cms.get('/types/post', u.admin, { context: 'edit' })).body.labels).toMatchObject({ item_published: 'Post published.', item_link: 'Post Link' });
+		expect((await cms.get('/types/page', u.admin, { context: 'edit' })).body.labels).toMatchObject({ insert_into_item: 'Insert into page' });
 		expect((await cms.get('/types', u.anonymous, { context: 'embed' })).body.post).toEqual({
 			name: 'Posts',
 			slug: 'post',

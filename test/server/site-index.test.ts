@@ -69,6 +69,24 @@ describe('GET /', () => {
 		});
 	});
 
+	test('as WordPress: the site logo and icon, a help link, and any context taken', async () => {
+		const index = (await get('/wp-json/?context=help')).body;
+		expect(index).toMatchObject({ site_logo: 0, site_icon: 0, site_icon_url: '', _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] } });
+		expect(index.routes['/'].endpoints[0].args.context).toEqual({ default: 'view', required: false });
+		expect((await get('/wp-json/wp/v2')).body._links).toEqual({ up: [{ href: `${server.url}/wp-json/` }] });
+	});
+
+	test('arguments as WordPress writes them: its descriptions and formats, no keywords it never gives', async () => {
+		const args = (await get('/wp-json/')).body.routes['/wp/v2/posts'].endpoints[0].args;
+		expect(args.per_page).toEqual({ description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100, required: false });
+		expect(args.after).toMatchObject({ type: 'string', format: 'date-time' });
+		expect(args.sticky).toMatchObject({ type: 'boolean' });
+		expect(args.sticky).not.toHaveProperty('anyOf');
+		expect(args.search).not.toHaveProperty('maxLength');
+		expect(args.offset).not.toHaveProperty('minimum');
+		expect(args.author.items).toEqual({ type: 'integer' });
+	});
+
 	test('answers the same at every address and to a signed-in user', async () => {
 		const index = await get('/wp-json/');
 		expect((await get('/index.php?rest_route=/')).body).toEqual(index.body);

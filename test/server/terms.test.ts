@@ -92,12 +92,18 @@ describe('update', () => {
 		expect((await category('Apple crumble', { slug: 'apple' })).slug).toBe('apple-2');
 		expect((await category('Apple', { parent: fruit.id })).slug).toBe('apple-fruit-2');
 		const dup = await cms.post('/categories', u.editor, { name: 'apple' });
-		expect(dup.body).toEqual({ code: 'term_exists', message: 'A term with the name provided already exists with this parent.', data: { status: 400, term_id: apple.id } });
+		expect(dup.body).toEqual({
+			code: 'term_exists',
+			message: 'A term with the name provided already exists with this parent.',
+			data: { status: 400, term_id: apple.id },
+			additional_data: [apple.id, apple.id],
+		});
 		const tag = await cms.create('/tags', u.editor, { name: 'Dup tag' });
 		expect((await cms.post('/tags', u.editor, { name: 'DUP TAG' })).body).toEqual({
 			code: 'term_exists',
 			message: 'A term with the name provided already exists in this taxonomy.',
 			data: { status: 400, term_id: tag.id },
+			additional_data: [tag.id, tag.id],
 		});
 		expect((await cms.post('/tags', u.editor, { name: 'Another', slug: 'dup-tag' })).body.slug).toBe('dup-tag-2');
 	});
@@ -203,7 +209,9 @@ test('wp/v2 twin: update and delete under wp/v2 answer wp/v2 links', async () =>
 	const tag = await wp.create('/tags', u.editor, { name: 'Twin' });
 	const res = await wp.post(`/tags/${tag.id}`, u.editor, { name: 'Twin edited' });
 	expect(res.body).toMatchObject({ name: 'Twin edited', _links: { self: [{ href: `${server.url}/wp-json/wp/v2/tags/${tag.id}` }] } });
-	expect((await wp.delete(`/tags/${tag.id}`, u.editor, { force: true })).body).toMatchObject({ deleted: true, previous: { name: 'Twin edited' } });
+	const gone = (await wp.delete(`/tags/${tag.id}`, u.editor, { force: true })).body;
+	expect(gone).toMatchObject({ deleted: true, previous: { name: 'Twin edited' } });
+	expect(gone.previous).not.toHaveProperty('_links');
 	expect((await cms.get(`/tags/${tag.id}`, u.editor)).status).toBe(404);
 });
 

@@ -66,11 +66,12 @@ describe('reading users', () => {
 			link: `${server.url}/?author=${u.author.id}`,
 			roles: ['author'],
 			extra_capabilities: { author: true },
-			meta: [],
+			meta: { persisted_preferences: {} },
 			_links: { self: [{ href: `${server.url}/wp-json/cms/v2/users/${u.author.id}` }], collection: [{ href: `${server.url}/wp-json/cms/v2/users` }] },
 		});
 		expect(edit.registered_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
-		expect(edit.capabilities).toMatchObject({ author: true, publish_posts: true, upload_files: true });
+		expect(edit.capabilities).toMatchObject({ author: true, publish_posts: true, upload_files: true, level_2: true, level_0: true });
+		expect(edit.capabilities.level_3).toBeUndefined();
 		expect(edit.capabilities.edit_others_posts).toBeUndefined();
 		expect(Object.keys(edit.avatar_urls)).toEqual(['24', '48', '96']);
 		const view = (await cms.get(`/users/${u.author.id}`, u.admin)).body;
@@ -89,7 +90,7 @@ describe('reading users', () => {
 		expectWpError(await cms.get(`/users/${u.author2.id}`, u.editor), 403, 'rest_user_cannot_view', FORBIDDEN_LIST);
 		expect((await cms.get(`/users/${u.author2.id}`, u.author2, { context: 'edit' })).body.username).toBe('ada');
 		// The edit context of another user needs list_users, even for an author of published posts.
-		expectWpError(await cms.get(`/users/${published.id}`, u.editor, { context: 'edit' }), 403, 'rest_user_cannot_view', FORBIDDEN_LIST);
+		expectWpError(await cms.get(`/users/${published.id}`, u.editor, { context: 'edit' }), 403, 'rest_forbidden_context', FORBIDDEN_LIST);
 		expectWpError(await cms.get('/users/999999', u.admin), 404, 'rest_user_invalid_id', 'Invalid user ID.');
 		expect((await cms.get('/users/abc', u.admin)).body.code).toBe('rest_no_route');
 	});
@@ -222,7 +223,7 @@ describe('writing users', () => {
 			nickname: 'newbie',
 			slug: 'newbie',
 			roles: ['subscriber'],
-			meta: [],
+			meta: { persisted_preferences: {} },
 		});
 		expect(res.body.password).toBeUndefined();
 		expect((await cms.get(`/users/${res.body.id}`, u.admin, { context: 'edit' })).body).toEqual(res.body);

@@ -103,6 +103,7 @@ test('categories and tags at wp/v2 link to wp/v2', async () => {
 	expect(tag._links).toMatchObject({
 		self: [{ href: `${rest}/tags/${tag.id}` }],
 		collection: [{ href: `${rest}/tags` }],
+		about: [{ href: `${rest}/taxonomies/post_tag` }],
 		'wp:post_type': [{ href: `${rest}/posts?tags=${tag.id}` }],
 	});
 	expect((await cms.get(`/tags/${tag.id}`, u.anonymous)).body.name).toBe('News');

@@ -57,7 +57,9 @@ beforeAll(async () => {
 	const passwords: Record<string, string> = { admin: ADMIN_APP_PASSWORD };
 	for (const { name, role } of ACCOUNTS) {
 		const store = ref.services.store.users;
-		const user = name === 'admin' ? store.byName('admin')! : store.create(name, undefined, role).user;
+		// The same email addresses as WordPress's accounts (`wordpress.ts`).
+		const email = `${name}@example.com`;
+		const user = name === 'admin' ? store.update(store.byName('admin')!.id, { email }) : store.create(name, undefined, role, { email }).user;
 		if (name !== 'admin') passwords[name] = store.addAppPassword(user.id, 'tests');
 		ids[name] = user.id;
 	}

@@ -59,6 +59,39 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		matches: (d, req) => batchBeyondScope(req) && d.path.startsWith('responses[]'),
 	},
 	{
+		id: 'media-featured-media',
+		spec: 'Media: "Fields: `date`, `date_gmt`, `slug`, `status` (same enum as Post), `title` (object), `author`, `featured_media`, `comment_status`, ..." (WordPress gives attachments no `featured_media`: they do not support `thumbnail`)',
+		matches: (d, req) =>
+			d.kind === 'extra key' && /(^|\.|\])featured_media$/.test(d.path) && (req.family === 'media' || req.path.includes('/media') || d.path.includes('wp:featuredmedia[]')),
+	},
+	{
+		id: 'wordpress-6.5-class-list',
+		spec:
+			'not the spec: WordPress 6.1 predates it. WordPress 6.5 added `class_list` (the post\'s `get_post_class()`, read-only, view and edit contexts) to `WP_REST_Posts_Controller`\'s answers and item schema, which the attachments controller inherits; the server answers as 6.x does (docs/decisions.md, "Site: WordPress fidelity, from the differential suite")',
+		matches: (d) => d.kind === 'extra key' && /(^|\.|\])class_list$/.test(d.path),
+	},
+	{
+		id: 'wrong-credentials-401',
+		spec:
+			'not the spec (it is silent): issue 25 orders that n8n\'s WordPress credential test "fails with a clear 401 for a wrong one", and n8n tests the credential on a public route; WordPress 6.1 answers a wrong application password, an unknown user or an Authorization header in another scheme there as anonymous (200). Decision: docs/decisions.md, "Site: WordPress fidelity, from the differential suite"',
+		matches: (d, req) => {
+			// A wrong password, an unknown user, or an Authorization header in another scheme.
+			const credential = req.auth !== undefined || req.headers?.authorization !== undefined;
+			const refused = ['incorrect_password', 'invalid_username', 'rest_invalid_authorization'];
+			return credential && ((d.kind === 'status' && d.wp === 200 && d.ref === 401) || (d.kind === 'code' && refused.includes(d.ref as string)));
+		},
+	},
+	{
+		id: 'wordpress-6.x-revision-parent',
+		spec:
+			'not the spec: WordPress 6.1\'s revisions controller answers a revision through any parent; later 6.x checks it (`WP_REST_Revisions_Controller::get_item`: 404 `rest_revision_parent_id_mismatch`, "The revision does not belong to the specified parent", core\'s `test_get_item_invalid_parent_id`), as the server does',
+		matches: (d, req) => {
+			const named = /\/\{(?:post|page):([\w-]+)\}\/revisions\/\{revision:([\w-]+)\}$/.exec(req.path);
+			const otherParent = req.method === 'GET' && named !== null && named[1] !== named[2];
+			return otherParent && ((d.kind === 'status' && d.wp === 200 && d.ref === 404) || (d.kind === 'code' && d.ref === 'rest_revision_parent_id_mismatch'));
+		},
+	},
+	{
 		id: 'newer-collection-parameters',
 		spec:
 			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true" (collection GET parameters; WordPress 6.1 predates them)',

@@ -55,8 +55,8 @@ export const deleteRevision = (type: ContentType): Operation => {
 		name: 'Delete Revision',
 		value: 'deleteRevision',
 		action: `Delete a revision of a ${type.noun}`,
-		description: 'Delete an earlier version for good (revisions have no trash)',
-		// Without force the site refuses (501): revisions have no trash.
+		description: 'Ask to delete an earlier version; the site refuses it to everyone (403), as WordPress does',
+		// As WordPress's client would ask; the site refuses every caller (WordPress's `do_not_allow`).
 		routing: { ...routing, request: { ...routing.request, qs: { force: true } } },
 		fields: [idField(type), revisionIdField],
 	};

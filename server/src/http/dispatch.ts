@@ -152,6 +152,11 @@ export function allowFor(group: Route[], services: Services, request: FastifyReq
 	return methods.join(', ');
 }
 
+/** Sets the `Allow` header, or none when the caller may use no method (WordPress sends no empty one). */
+export function setAllow(reply: FastifyReply, methods: string) {
+	if (methods) reply.header('Allow', methods);
+}
+
 /** The routes of each path, in the table's order, for `allowFor`. */
 export function routesByPath(routes: Route[]): Map<string, Route[]> {
 	const byPath = new Map<string, Route[]>();
@@ -211,8 +216,13 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 			url: fastifyPath(route),
 			handler: async (request, reply) => {
 				matchParams(route, request);
-				reply.header('Allow', allowFor(group, services, request, request.params as Record<string, string>));
+				setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
 				const data = await callRoute(route, services, request, reply, gateway);
+				// WordPress computes `Allow` after the callback: a write may change it (a deleted item allows nothing).
+				if (route.method !== 'GET') {
+					reply.removeHeader('Allow');
+					setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
+				}
 				if (data === reply) return reply;
 				if (gateway) return { success: true, data: data ?? null };
 				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) });
@@ -248,7 +258,8 @@ function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: nu
 /** The error body of the namespace `url` (as rewritten) is in: the gateway envelope or WordPress's. */
 export function errorBody(url: string, error: ApiError) {
 	if (isGatewayUrl(url)) return { success: false, message: error.message };
-	return { code: error.code, message: error.message, data: { status: error.status, ...error.data } };
+	const body = { code: error.code, message: error.message, data: { status: error.status, ...error.data } };
+	return error.additionalData ? { ...body, additional_data: error.additionalData } : body;
 }
 
 /** An error answer; a site route's in an `_envelope` when asked (a 200 that carries the status). */

@@ -3,6 +3,8 @@ import type { ZodError, ZodType } from 'zod';
 /** An error a route wants the client to see, with its HTTP status. */
 export class ApiError extends Error {
 	public readonly data: Record<string, unknown>;
+	/** Earlier data of a WordPress error that had several (`WP_Error::add_data`): its `additional_data`. */
+	public additionalData?: unknown[];
 
 	constructor(
 		public readonly status: number,

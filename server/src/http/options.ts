@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import type { Route } from './route';
-import { allowFor, fastifyPath, matchParams } from './dispatch';
+import { allowFor, fastifyPath, matchParams, setAllow } from './dispatch';
 import { routesMap } from '../site/index';
 
 /**
@@ -25,7 +25,7 @@ export function serveOptions(app: FastifyInstance, routes: Route[], services: Se
 			url: fastifyPath(first),
 			handler: async (request, reply) => {
 				matchParams(first, request);
-				reply.header('Allow', allowFor(group, services, request, request.params as Record<string, string>));
+				setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
 				const [entry, ...others] = Object.values(routesMap(group, services.baseUrl));
 				for (const other of others) {
 					entry.methods.push(...other.methods);

@@ -188,7 +188,7 @@ export const wantsEnvelope = (query: unknown) => isObject(query) && query._envel
  */
 export async function shapeAnswer(data: unknown, request: FastifyRequest, reply: FastifyReply, site: Site): Promise<unknown> {
 	const query = phpParams(request.query);
-	let out = data;
+	let out = withoutPreviousLinks(data);
 	const fields = query._fields === undefined ? undefined : parseList(query._fields);
 	if (fields?.length) out = filterFields(out, fields);
 	if (query._embed !== undefined && (!fields?.length || included('_links', fields) || included('_embedded', fields))) {
@@ -197,9 +197,22 @@ export async function shapeAnswer(data: unknown, request: FastifyRequest, reply:
 	return query._envelope === undefined ? out : envelope(out, reply.statusCode, reply);
 }
 
-/** The `Link` header every REST answer carries first: where the API root is, for discovery. */
+/**
+ * A deletion's `previous` is the item's data without its links, as WordPress's controllers answer
+ * `{deleted, previous: $previous->get_data()}` (`_links` are the response's, not its data's).
+ */
+function withoutPreviousLinks(data: unknown): unknown {
+	const body = data as { deleted?: unknown; previous?: unknown } | null;
+	if (!body || typeof body !== 'object' || body.deleted !== true || !body.previous || typeof body.previous !== 'object') return data;
+	const { _links, ...previous } = body.previous as Record<string, unknown>;
+	return _links === undefined ? data : { ...body, previous };
+}
+
+/**
+ * The `Link` header of a REST answer: where the API root is, for discovery. As in WordPress, whose
+ * `serve_request` sends it first and then the answer's own `Link` replaces it (PHP's `header()`), an
+ * answer with its own links (pagination `next`/`prev`, `alternate`) carries those instead.
+ */
 export function apiRootLink(reply: FastifyReply, baseUrl: string) {
-	const root = `<${baseUrl}/wp-json/>; rel="${API_ROOT_REL}"`;
-	const set = reply.getHeader('link');
-	reply.header('link', set === undefined ? root : [root, ...(Array.isArray(set) ? set : [String(set)])]);
+	if (reply.getHeader('link') === undefined) reply.header('link', `<${baseUrl}/wp-json/>; rel="${API_ROOT_REL}"`);
 }

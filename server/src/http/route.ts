@@ -39,6 +39,15 @@ export interface AllowContext {
 	request: FastifyRequest;
 }
 
+/**
+ * The `context` a request asks for, for `allowed` checks: WordPress runs each permission callback on the
+ * request itself, so `?context=edit` takes GET out of `Allow` for a caller who may not edit.
+ */
+export function requestContext(request: FastifyRequest): string {
+	const context = (request.query as Record<string, unknown> | undefined)?.context;
+	return typeof context === 'string' ? context : 'view';
+}
+
 type Infer<S> = S extends ZodType ? z.output<S> : undefined;
 
 export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | undefined, B extends ZodType | undefined> {

@@ -6,7 +6,9 @@ import { notFound } from '../http/errors';
 import { REST_PREFIX } from '../http/dispatch';
 import { expandEngineRoutes } from './content/engine-types';
 import { SITE_NAMESPACES } from './namespaces';
+import { wpArg } from './arg-schema';
 import { gmtOffsetHours, siteSettings } from './settings';
+import { fileUrl } from '../gateway/views';
 
 /**
  * `/wdm/v1/devices/{name}` -> `/wdm/v1/devices/(?P<name>[^/]+)`, the form the site index uses, with the
@@ -42,7 +44,7 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 			const { $schema, additionalProperties, ...rest } = prop;
 			// Required is what validation refuses to miss (a field of any value may still be left out).
 			const field = shape?.[name];
-			out[name] = { ...rest, required: field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false) };
+			out[name] = wpArg(name, { ...rest, required: field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false) });
 		}
 	}
 	argsCache.set(r, out);
@@ -96,10 +98,24 @@ function siteFields(services: Services) {
 		page_for_posts: settings.page_for_posts,
 		page_on_front: settings.page_on_front,
 		show_on_front: settings.show_on_front,
+		// As WordPress's `add_site_logo_to_index` and `add_site_icon_to_index`.
+		site_logo: settings.site_logo,
+		site_icon: settings.site_icon,
+		site_icon_url: siteIconUrl(services, settings.site_icon),
 	};
 }
 
-const context = z.enum(['view', 'embed', 'edit']).default('view');
+/** The site icon's file URL (`get_site_icon_url`), or '' without one. */
+function siteIconUrl(services: Services, id: number): string {
+	const attachment = id ? services.store.attachments.get(id) : undefined;
+	return attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : '';
+}
+
+/** The index's links, as WordPress's `get_index` adds them. */
+const INDEX_LINKS = { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] };
+
+// WordPress declares the indexes' `context` with a default only: any value is taken.
+const context = z.unknown().default('view');
 
 /**
  * `GET /` and `GET /<namespace>` for every namespace, generated from the table. Both answer bare
@@ -122,6 +138,7 @@ export function indexRoutes(table: Route[]): Route[] {
 				},
 			},
 			routes: routesMap(expandEngineRoutes(all, services.store), services.baseUrl),
+			_links: INDEX_LINKS,
 		}),
 	});
 	const perNamespace: Route[] = namespaces.map((ns) =>
@@ -134,7 +151,11 @@ export function indexRoutes(table: Route[]): Route[] {
 			query: z.object({ namespace: z.string().default(ns), context }),
 			handler: ({ query, services }) => {
 				if (!namespaces.includes(query.namespace)) throw notFound('The specified namespace could not be found.', 'rest_invalid_namespace');
-				return { namespace: query.namespace, routes: routesMap(expandEngineRoutes(all, services.store), services.baseUrl, query.namespace) };
+				return {
+					namespace: query.namespace,
+					routes: routesMap(expandEngineRoutes(all, services.store), services.baseUrl, query.namespace),
+					_links: { up: [{ href: `${services.baseUrl}${REST_PREFIX}/` }] },
+				};
 			},
 		}),
 	);

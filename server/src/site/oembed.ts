@@ -10,6 +10,7 @@ import { can } from './roles';
 import { siteSettings } from './settings';
 import { PAGE, POST, type PostType } from './content/types';
 import { permalink } from './content/views';
+import { fileUrl } from '../gateway/views';
 
 /** The post types whose items can be embedded (WordPress: the public ones), by stored type. */
 const EMBEDDABLE: Record<string, PostType> = { post: POST, page: PAGE };
@@ -53,6 +54,26 @@ export interface OembedData {
 	width: number;
 	height: number;
 	html: string;
+	thumbnail_url?: string;
+	thumbnail_width?: number;
+	thumbnail_height?: number;
+}
+
+/**
+ * The item's featured image as `get_oembed_response_data_rich` gives it: its file, its size kept
+ * within the embed's width (`wp_get_attachment_image_src` with `[width, 99999]`); nothing without one.
+ */
+function thumbnail(services: Services, row: ContentRow, width: number): Pick<OembedData, 'thumbnail_url' | 'thumbnail_width' | 'thumbnail_height'> {
+	const attachment = row.featured_media ? services.store.attachments.get(row.featured_media) : undefined;
+	if (!attachment) return {};
+	const size = JSON.parse(attachment.details) as { width?: number; height?: number };
+	if (!size.width || !size.height) return {};
+	const scale = Math.min(1, width / size.width);
+	return {
+		thumbnail_url: fileUrl(services.baseUrl, attachment.file_id, attachment.file_name),
+		thumbnail_width: Math.max(1, Math.round(size.width * scale)),
+		thumbnail_height: Math.max(1, Math.round(size.height * scale)),
+	};
 }
 
 const escapeHtml = (text: string) =>
@@ -90,6 +111,7 @@ export function oembedData(services: Services, row: ContentRow | undefined, maxw
 		width,
 		height,
 		html,
+		...thumbnail(services, row, width),
 	};
 }
 
@@ -141,8 +163,11 @@ export const oembedRoutes = [
 		path: '/oembed/1.0/proxy',
 		auth: 'site',
 		summary: "oEmbed data of a URL, fetched by the site for an editor; this site's own posts and pages only (no outside network)",
+		allowed: ({ siteUser }) => can(siteUser, 'edit_posts'),
 		query: z.object({
-			url: z.url(),
+			// WordPress's `format: uri` takes what `esc_url_raw` can make a URL of (`not a url` too): what resolves to
+			// nothing is its 404 `oembed_invalid_url`.
+			url: z.string().min(1),
 			// Accepted as in WordPress, where only the embed route answers XML: this one is always JSON.
 			format: z.enum(['json', 'xml']).default('json'),
 			maxwidth,

@@ -94,8 +94,38 @@ const GRANTS: Record<SiteRole, ReadonlySet<Capability>> = {
 	]),
 };
 
+const levels = (top: number) => Array.from({ length: top + 1 }, (_, i) => `level_${top - i}`);
+
+/**
+ * Capabilities WordPress's default roles hold that no route here checks (user levels, links, theme and
+ * plugin files, core updates, import and export): shown in a user's `capabilities` as WordPress shows
+ * them (`populate_roles`), granting nothing.
+ */
+const SHOWN_ONLY: Record<SiteRole, readonly string[]> = {
+	subscriber: levels(0),
+	contributor: levels(1),
+	author: levels(2),
+	editor: ['manage_links', ...levels(7)],
+	administrator: [
+		'manage_links',
+		...levels(10),
+		'edit_themes',
+		'edit_plugins',
+		'edit_files',
+		'import',
+		'export',
+		'unfiltered_upload',
+		'edit_dashboard',
+		'delete_plugins',
+		'update_themes',
+		'update_core',
+		'delete_themes',
+	],
+};
+
 /** The capabilities a role grants, as WordPress's `allcaps` shows them (each `true`, with the role itself). */
-export const grantsOf = (role: SiteRole): Record<string, boolean> => Object.fromEntries([...GRANTS[role], role].map((cap) => [cap, true]));
+export const grantsOf = (role: SiteRole): Record<string, boolean> =>
+	Object.fromEntries([...GRANTS[role], ...SHOWN_ONLY[role], role].map((cap) => [cap, true]));
 
 /** Whether a site user (or an anonymous caller, `null`) has a capability. */
 export function can(user: UserRow | null, capability: Capability): boolean {

@@ -5,6 +5,7 @@ import { type Route, route } from '../../http/route';
 import type { ContentRow } from '../../store/types';
 import { wholeSeconds } from './dates';
 import { contextParam, type ItemBody, itemBody, wpInt } from './params';
+import { canEdit } from './capabilities';
 import { pathId } from './query';
 import { readableParent } from './revisions';
 import type { PostType } from './types';
@@ -57,6 +58,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			path: base,
 			auth: 'site',
 			summary: `List the autosaves of a ${def.type}`,
+			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.id), 'autosaves') !== undefined,
 			params: z.object({ id: z.string() }),
 			query: phpQuery({ parent: wpInt().optional(), context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
@@ -74,6 +76,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			path: base,
 			auth: 'site',
 			summary: `Autosave a ${def.type}: updates your own draft, else keeps your autosave of it`,
+			allowed: ({ services, siteUser, params, request }) => canEdit(siteUser, def, getItem(services, def, pathId(request, params.id))),
 			params: z.object({ id: z.string() }),
 			body,
 			handler: ({ services, siteUser: user, params, body, request }) => {
@@ -95,6 +98,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			path: `/cms/v2/${def.base}/{parent}/autosaves/{id}`,
 			auth: 'site',
 			summary: `Get an autosave of a ${def.type}`,
+			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: z.object({ parent: z.string(), id: z.string() }),
 			query: phpQuery({ context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {

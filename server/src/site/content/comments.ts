@@ -4,7 +4,7 @@ import { FilterXSS } from 'xss';
 import { z } from 'zod';
 import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Method, type Route, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, requestContext, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { CommentRow, ContentRow, UserRow } from '../../store/types';
@@ -268,11 +268,16 @@ export function commentRoutes(): Route[] {
 	const path = '/cms/v2/comments';
 	const idParams = z.object({ id: z.string() });
 
+	// The item routes' permission callbacks, for `Allow`: the comment must exist (a throw is a no).
+	const onComment = (may: (user: UserRow | null, found: { row: CommentRow; post: ContentRow }, ctx: AllowContext) => boolean) => (ctx: AllowContext) =>
+		may(ctx.siteUser, findComment(ctx.services, pathId(ctx.request, ctx.params.id)), ctx);
+	const mayEdit = onComment((user, { post }, ctx) => canEditComment(ctx.services, user, post));
 	const update = (method: Method) =>
 		route({
 			method,
 			path: `${path}/{id}`,
 			auth: 'site',
+			allowed: mayEdit,
 			summary: 'Update a comment; `status` moderates it (approve, hold, spam, unspam, trash, untrash)',
 			params: idParams,
 			body: commentBody,
@@ -319,6 +324,18 @@ export function commentRoutes(): Route[] {
 			path,
 			auth: 'site',
 			summary: 'List comments the caller may read, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
+			// WordPress's `get_items_permissions_check`: the edit context is for moderators; without
+			// `edit_posts`, no filter by author, email, type or a status other than approved (only a GET
+			// has the route's defaults, so another request's missing status is one).
+			allowed: ({ siteUser, request }) => {
+				if (requestContext(request) === 'edit' && !can(siteUser, 'moderate_comments')) return false;
+				if (can(siteUser, 'edit_posts')) return true;
+				const q = request.query as Record<string, unknown>;
+				const given = (name: string) => Object.keys(q).some((key) => (key === name || key.startsWith(`${name}[`)) && q[key] !== '');
+				const status = q.status ?? (request.method === 'GET' ? 'approve' : undefined);
+				const type = q.type ?? (request.method === 'GET' ? 'comment' : undefined);
+				return status === 'approve' && type === 'comment' && !['author', 'author_exclude', 'author_email'].some(given);
+			},
 			query: phpQuery({
 				context: contextParam,
 				page: wpInt(1).prefault(1),
@@ -401,6 +418,11 @@ export function commentRoutes(): Route[] {
 			path,
 			auth: 'site',
 			summary: 'Create a comment on an item whose comments are open (201, Location); signed-in users only',
+			// Signed in, and for a post: WordPress's check refuses a request naming no existing post to everyone.
+			allowed: ({ siteUser, request }) => {
+				const post = (request.body as { post?: unknown } | undefined)?.post ?? (request.query as { post?: unknown }).post;
+				return siteUser !== null && post !== undefined && post !== '' && post !== 0;
+			},
 			body: commentBody,
 			handler: ({ services, siteUser: user, body, request, reply }) => {
 				const { zone } = contentEnv(services, user, POST);
@@ -469,6 +491,9 @@ export function commentRoutes(): Route[] {
 			path: `${path}/{id}`,
 			auth: 'site',
 			summary: 'Get a comment',
+			allowed: onComment((user, { row, post }, ctx) =>
+				(requestContext(ctx.request) !== 'edit' || can(user, 'moderate_comments')) && canReadComment(ctx.services, user, row, post) && canRead(user, typeOf(ctx.services, post), post),
+			),
 			params: idParams,
 			query: phpQuery({ context: contextParam, password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
@@ -492,6 +517,7 @@ export function commentRoutes(): Route[] {
 			path: `${path}/{id}`,
 			auth: 'site',
 			summary: 'Move a comment to the trash, or with force=true delete it for good (its replies move up)',
+			allowed: mayEdit,
 			params: idParams,
 			query: phpQuery({ force: wpBool.prefault(false), password: z.string().optional() }),
 			// WordPress reads parameters from the body too.

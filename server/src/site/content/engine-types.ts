@@ -88,6 +88,12 @@ function forward(method: Method, item: boolean): Route {
 		summary: `${method} on the ${item ? 'items' : 'collection'} of a post type or taxonomy the engine added (found by its REST base)`,
 		params: z.object({ base: z.string(), ...(item ? { id: z.string() } : {}) }),
 		patterns: { base: '[\\w-]+', ...(item ? ID_PATTERN : {}) },
+		// The target's own check; a base of no engine type is no route, which allows nothing.
+		allowed: (ctx) => {
+			const concrete = `/cms/v2/${ctx.params.base}${item ? '/{id}' : ''}`;
+			const target = engineCollections(ctx.services.store, ctx.params.base).find((r) => r.method === method && r.path === concrete);
+			return target !== undefined && (target.allowed?.(ctx) ?? true);
+		},
 		handler: ({ services, params, request, reply }) => {
 			const concrete = `/cms/v2/${params.base}${item ? '/{id}' : ''}`;
 			const target = engineCollections(services.store, params.base).find((r) => r.method === method && r.path === concrete);

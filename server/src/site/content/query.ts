@@ -144,7 +144,13 @@ export function checkStatuses(user: UserRow | null, def: PostType, statuses: str
 	for (const status of statuses) {
 		if (status === defaultStatus) continue;
 		if (can(user, def.caps.edit_posts) || (status === 'private' && can(user, def.caps.read_private_posts))) continue;
-		throw denied(user, 'rest_forbidden_status', 'Status is forbidden.');
+		// WordPress's `sanitize_post_statuses` fails, and a failed sanitizer is a 400 `rest_invalid_param`
+		// (`WP_REST_Request::sanitize_params`) with the sanitizer's own error in `data.details`.
+		const forbidden = denied(user, 'rest_forbidden_status', 'Status is forbidden.');
+		throw badRequest('Invalid parameter(s): status', 'rest_invalid_param', {
+			params: { status: forbidden.message },
+			details: { status: { code: forbidden.code, message: forbidden.message, data: { status: forbidden.status } } },
+		});
 	}
 }
 

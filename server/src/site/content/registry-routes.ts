@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Route, route } from '../../http/route';
+import { type Route, requestContext, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { UserRow } from '../../store/types';
 import { engineDoc, KINDS, type PostTypeDoc, type TaxonomyDoc } from '../engine/documents';
@@ -40,16 +40,42 @@ const TYPE_FIELDS: ContextTable = {
 	capabilities: EDIT,
 	description: VIEW_EDIT,
 	hierarchical: VIEW_EDIT,
+	has_archive: VIEW_EDIT,
 	visibility: EDIT,
 	viewable: EDIT,
 	labels: EDIT,
 	name: ALL,
+	icon: VIEW_EDIT,
 	slug: ALL,
 	supports: EDIT,
 	taxonomies: VIEW_EDIT,
 	rest_base: ALL,
 	rest_namespace: ALL,
 };
+
+/** The labels WordPress's `get_post_type_labels` gives every type from the post's or the page's defaults. */
+function defaultLabels(noun: 'post' | 'page'): Record<string, string> {
+	const Noun = noun === 'post' ? 'Post' : 'Page';
+	return {
+		insert_into_item: `Insert into ${noun}`,
+		uploaded_to_this_item: `Uploaded to this ${noun}`,
+		featured_image: 'Featured image',
+		set_featured_image: 'Set featured image',
+		remove_featured_image: 'Remove featured image',
+		use_featured_image: 'Use as featured image',
+		filter_by_date: 'Filter by date',
+		item_published: `${Noun} published.`,
+		item_published_privately: `${Noun} published privately.`,
+		item_reverted_to_draft: `${Noun} reverted to draft.`,
+		item_scheduled: `${Noun} scheduled.`,
+		item_updated: `${Noun} updated.`,
+		item_link: `${Noun} Link`,
+		item_link_description: `A link to a ${noun}.`,
+	};
+}
+
+/** WordPress's menu icons of its own types. */
+const ICONS: Record<string, string> = { post: 'dashicons-admin-post', page: 'dashicons-admin-page', attachment: 'dashicons-admin-media' };
 
 /** WordPress's labels of a type from its two names (the engine's own labels win). */
 function typeLabels(type: SitePostType, own: Record<string, string> = {}) {
@@ -77,6 +103,8 @@ function typeLabels(type: SitePostType, own: Record<string, string> = {}) {
 		items_list: `${many} list`,
 		menu_name: many,
 		name_admin_bar: one,
+		// WordPress's defaults for what the type does not name: a post's, or a page's for a hierarchical type.
+		...defaultLabels(type.hierarchical ? 'page' : 'post'),
 	};
 	for (const [key, value] of Object.entries(own)) if (value) labels[key] = value;
 	return labels;
@@ -108,10 +136,12 @@ function typeView(services: Services, type: SitePostType, context: Context) {
 		},
 		description: '',
 		hierarchical: type.hierarchical,
+		has_archive: false,
 		visibility: { show_in_nav_menus: type.public, show_ui: true },
 		viewable: type.public,
 		labels: typeLabels(type, own),
 		name: type.name,
+		icon: ICONS[type.slug] ?? null,
 		slug: type.slug,
 		supports: Object.fromEntries(type.supports.map((feature) => [feature, true])),
 		taxonomies: type.taxonomies,
@@ -274,6 +304,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: "The site's post types (the engine's included), keyed by slug; edit context: those the caller may edit",
 		query: contextQuery,
+		allowed: ({ services, siteUser, request }) => requestContext(request) !== 'edit' || sitePostTypes(services.store).some((t) => mayEdit(siteUser, t)),
 		handler: ({ services, siteUser: user, query }) => {
 			const types = sitePostTypes(services.store);
 			checkContext(query.context, types.some((t) => mayEdit(user, t)), user, 'rest_cannot_view', CANNOT_EDIT_TYPE);
@@ -289,6 +320,11 @@ export const registryRoutes: Route[] = [
 		params: z.object({ type: z.string() }),
 		patterns: { type: '[\\w-]+' },
 		query: contextQuery,
+		// WordPress's permission callback looks at the context only; the callback answers an unknown type.
+		allowed: ({ services, siteUser, params, request }) => {
+			const type = sitePostTypes(services.store).find((t) => t.slug === params.type);
+			return requestContext(request) !== 'edit' || (type !== undefined && mayEdit(siteUser, type));
+		},
 		handler: ({ services, siteUser: user, params, query }) => {
 			const type = sitePostTypes(services.store).find((t) => t.slug === params.type);
 			if (!type) throw notFound('Invalid post type.', 'rest_type_invalid');
@@ -302,6 +338,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: "The site's taxonomies (the engine's included), keyed by slug; `type` keeps those of one post type",
 		query: phpQuery({ context: contextParam, type: z.string().max(200).optional() }),
+		allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || mayAssign(siteUser),
 		handler: ({ services, siteUser: user, query }) => {
 			checkContext(query.context, mayAssign(user), user, 'rest_cannot_view', CANNOT_MANAGE_TERMS);
 			const all = siteTaxonomies(services.store);
@@ -317,6 +354,7 @@ export const registryRoutes: Route[] = [
 		params: z.object({ taxonomy: z.string() }),
 		patterns: { taxonomy: '[\\w-]+' },
 		query: contextQuery,
+		allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || mayAssign(siteUser),
 		handler: ({ services, siteUser: user, params, query }) => {
 			const tax = siteTaxonomies(services.store).find((t) => t.slug === params.taxonomy);
 			if (!tax) throw notFound('Invalid taxonomy.', 'rest_taxonomy_invalid');
@@ -330,6 +368,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: 'The post statuses, keyed by slug: all six to whoever can edit posts, `publish` to others',
 		query: contextQuery,
+		allowed: ({ services, siteUser, request }) => requestContext(request) !== 'edit' || mayEditSome(services, siteUser),
 		handler: ({ services, siteUser: user, query }) => {
 			const editor = mayEditSome(services, user);
 			checkContext(query.context, editor, user, 'rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.');
@@ -345,6 +384,7 @@ export const registryRoutes: Route[] = [
 		params: z.object({ status: z.string() }),
 		patterns: { status: '[\\w-]+' },
 		query: contextQuery,
+		allowed: ({ services, siteUser, params }) => Object.hasOwn(STATUSES, params.status) && (STATUSES[params.status].public || mayEditSome(services, siteUser)),
 		handler: ({ services, siteUser: user, params, query }) => {
 			const status = Object.hasOwn(STATUSES, params.status) ? STATUSES[params.status] : undefined;
 			const internal = INTERNAL_STATUSES.includes(params.status);

@@ -57,6 +57,7 @@ export function revisionRoutes(def: PostType): Route[] {
 			path: base,
 			auth: 'site',
 			summary: `List the revisions of a ${def.type}, newest first`,
+			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: z.object({ parent: z.string() }),
 			query: phpQuery({
 				parent: wpInt().optional(),
@@ -105,6 +106,8 @@ export function revisionRoutes(def: PostType): Route[] {
 			path: `${base}/{id}`,
 			auth: 'site',
 			summary: `Get a revision of a ${def.type}`,
+			// WordPress's `get_item_permissions_check` looks at the parent only.
+			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: itemParams,
 			query: phpQuery({ context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
@@ -119,26 +122,23 @@ export function revisionRoutes(def: PostType): Route[] {
 			method: 'DELETE',
 			path: `${base}/{id}`,
 			auth: 'site',
-			summary: `Delete a revision of a ${def.type} for good (force=true is required: revisions have no trash)`,
+			summary: `Delete a revision of a ${def.type}: refused to everyone (403), as in WordPress, whose \`delete_post\` on a revision is \`do_not_allow\``,
+			allowed: () => false,
 			params: itemParams,
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			body: z.object({ force: wpBool.optional() }),
-			handler: ({ services, siteUser: user, params, query, body, request }) => {
+			handler: ({ services, siteUser: user, params, request }) => {
 				const parentId = pathId(request, params.parent);
 				const id = pathId(request, params.id);
 				contentEnv(services, user, def);
-				return services.store.tx(() => {
-					const parent = getParent(services, def, parentId);
-					const revision = getRevision(services, parent, id);
-					checkReadRevisions(user, def, parent);
-					if (!canDelete(user, def, parent)) throw denied(user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.');
-					if (!(query.force || body.force === true)) {
-						throw new ApiError(501, "Revisions do not support trashing. Set 'force=true' to delete.", 'rest_trash_not_supported');
-					}
-					const previous = revisionView(viewEnv(services, user, def, 'view'), revision);
-					services.store.content.delete(revision.id);
-					return { deleted: true, previous };
-				});
+				// WordPress's `delete_item_permissions_check`: the right to delete the post, the revision, the
+				// right to read revisions, then `delete_post` on the revision itself, which `map_meta_cap` makes
+				// `do_not_allow` for everyone: no one deletes a revision (nor reaches `force`, whose 501 follows).
+				const parent = getParent(services, def, parentId);
+				if (!canDelete(user, def, parent)) throw denied(user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.');
+				getRevision(services, parent, id);
+				checkReadRevisions(user, def, parent);
+				throw denied(user, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.');
 			},
 		}),
 	];

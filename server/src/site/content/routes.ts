@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type AllowContext, type Method, type Route, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, requestContext, route } from '../../http/route';
 import { hashSecret, sameDigest } from '../../security';
 import { canCreate, canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
@@ -57,6 +57,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			batch: true,
 			summary: `List ${def.base}, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
 			query: phpQuery(collectionParams(def)),
+			allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || canCreate(siteUser, def),
 			handler: ({ services, siteUser: user, query, request, reply }) => {
 				const params = query as CollectionParams;
 				const env = contentEnv(services, user, def);
@@ -76,7 +77,12 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Create a ${noun} (201, Location); a draft unless a status is given`,
-			allowed: ({ siteUser }) => canCreate(siteUser, def),
+			// WordPress's `create_item_permissions_check` on the request as sent (an id, another author, sticky).
+			allowed: ({ services, siteUser, request }) => {
+				const raw = request.body && typeof request.body === 'object' ? (request.body as ItemBody) : ({} as ItemBody);
+				checkCreate(contentEnv(services, siteUser, def), raw, raw);
+				return true;
+			},
 			body,
 			handler: ({ services, siteUser, body, request, reply }) => {
 				const env = contentEnv(services, siteUser, def);
@@ -93,7 +99,13 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Get a ${noun}; \`password\` opens protected content`,
-			allowed: onItem(canRead),
+			// WordPress's `get_item_permissions_check`: readable, editable for `context=edit`, the right password.
+			allowed: (ctx) =>
+				onItem((user, d, row) => {
+					const password = (ctx.request.query as { password?: unknown }).password;
+					if (typeof password === 'string' && password !== '' && row.password !== '' && !samePassword(password, row.password)) return false;
+					return canRead(user, d, row) && (requestContext(ctx.request) !== 'edit' || canEdit(user, d, row));
+				})(ctx),
 			params: idParams,
 			query: phpQuery({ context: contextParam, excerpt_length: wpInt(1).optional(), password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {

@@ -137,6 +137,7 @@ const update = (method: Method) =>
 		path: '/cms/v2/settings',
 		auth: 'site',
 		summary: "Update the site's settings (administrators); null resets a setting to its default",
+		allowed: ({ siteUser }) => can(siteUser, 'manage_options'),
 		body: settingsBody,
 		handler: ({ services, siteUser, body }) => {
 			checkUpdate(siteUser, body);
@@ -158,6 +159,7 @@ export const settingsRoutes: Route[] = [
 		path: '/cms/v2/settings',
 		auth: 'site',
 		summary: "Get the site's settings: title, tagline, time zone, formats, reading and discussion defaults (administrators)",
+		allowed: ({ siteUser }) => can(siteUser, 'manage_options'),
 		handler: ({ services, siteUser }) => {
 			checkManage(siteUser);
 			return settingsView(services);

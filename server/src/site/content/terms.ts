@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Method, type Route, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, requestContext, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { TermRow, UserRow } from '../../store/types';
 import { can } from '../roles';
@@ -59,6 +59,7 @@ function termView(services: Services, tax: Taxonomy, row: TermRow, count: number
 	const links: Record<string, object[]> = {
 		self: [{ href: termUrl(services, tax, row.id) }],
 		collection: [{ href: `${rest}/${tax.base}` }],
+		about: [{ href: `${rest}/taxonomies/${tax.name}` }],
 		...(tax.hierarchical && row.parent ? { up: [{ embeddable: true, href: termUrl(services, tax, row.parent) }] } : {}),
 		'wp:post_type': [{ href: `${rest}/${objectDef.base}?${tax.base}=${row.id}` }],
 		curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
@@ -129,12 +130,16 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 	// WordPress: categories are managed by editors; a tag may be made by anyone who can tag posts.
 	const mayCreate = (user: UserRow | null) => (tax.hierarchical ? canManageTerms(user) : can(user, objectDef.caps.edit_posts));
 
+	// The item routes' permission callbacks, for `Allow`: the term must exist (a throw is a no).
+	const onTerm = (may: (user: UserRow | null, row: TermRow, ctx: AllowContext) => boolean) => (ctx: AllowContext) =>
+		may(ctx.siteUser, findTerm(ctx.services, tax, pathId(ctx.request, ctx.params.id)), ctx);
 	const update = (method: Method) =>
 		route({
 			method,
 			path: `${path}/{id}`,
 			auth: 'site',
 			batch: true,
+			allowed: onTerm((user) => canManageTerms(user)),
 			summary: `Update a ${tax.noun}: name, description, slug${tax.hierarchical ? ', parent' : ''}`,
 			params: z.object({ id: z.string() }),
 			body: z.object({
@@ -187,6 +192,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `List ${tax.base}, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
+			allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || canManageTerms(siteUser),
 			query: phpQuery({
 				context: contextParam,
 				page: wpInt(1).prefault(1),
@@ -249,6 +255,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Get a ${tax.noun}`,
+			allowed: onTerm((user, _row, ctx) => requestContext(ctx.request) !== 'edit' || canManageTerms(user)),
 			params: z.object({ id: z.string() }),
 			query: phpQuery({ context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
@@ -291,7 +298,10 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 					const same = store.terms.byName(tax.name, name, parent);
 					if (same) {
 						const message = tax.hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.';
-						throw badRequest(message, 'term_exists', { term_id: same.id });
+						// As WordPress's `create_item`, which adds the term's id to `wp_insert_term`'s error twice over.
+						const exists = badRequest(message, 'term_exists', { term_id: same.id });
+						exists.additionalData = [same.id, same.id];
+						throw exists;
 					}
 					// A taken slug is made unique, as `wp_insert_term` does.
 					const slug = uniqueTermSlug(services, tax, sanitizeTitle(body.slug ?? '') || sanitizeTitle(name) || 'term', parent, 0);
@@ -312,6 +322,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Delete a ${tax.noun} (force=true is required: terms have no trash)${tax.name === CATEGORY.name ? "; its posts left without a category get the default one, which cannot be deleted" : ''}`,
+			allowed: onTerm((user, row) => canManageTerms(user) && !(tax.name === CATEGORY.name && row.id === DEFAULT_CATEGORY)),
 			params: z.object({ id: z.string() }),
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			// WordPress reads parameters from the body too.

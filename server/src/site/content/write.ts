@@ -86,9 +86,13 @@ function checkValues(env: WriteEnv, before: ContentRow | undefined, body: ItemBo
 	if (body.featured_media) {
 		const media = store.content.get(body.featured_media);
 		if (!media || media.type !== 'attachment' || !media.mime_type.startsWith('image/')) {
-			throw badRequest('Invalid featured media ID.', 'rest_invalid_featured_media');
+			// WordPress's `create_item` ignores what `handle_featured_media` says; `update_item` refuses.
+			if (before) throw badRequest('Invalid featured media ID.', 'rest_invalid_featured_media');
+			body.featured_media = 0;
 		}
 	}
+	// An item as its own parent has none (`wp_check_post_hierarchy_for_loops`).
+	if (def.hierarchical && before && body.parent === before.id) body.parent = 0;
 	if (def.hierarchical && body.parent) {
 		const parent = store.content.get(body.parent);
 		if (!parent || parent.type !== def.type) throw badRequest('Invalid post parent ID.', 'rest_post_invalid_id');
@@ -96,13 +100,11 @@ function checkValues(env: WriteEnv, before: ContentRow | undefined, body: ItemBo
 			throw badRequest(`Invalid post parent ID: ${def.type} ${body.parent} is this ${def.type} or one below it.`, 'rest_post_invalid_id');
 		}
 	}
+	// Term ids the taxonomy does not have are left out, as `wp_set_object_terms` skips them.
 	for (const tax of def.taxonomies) {
 		const ids = termIdsOf(body, tax.base);
 		const unknown = ids ? store.terms.unknown(tax.name, ids) : [];
-		if (unknown.length) {
-			const noun = unknown.length > 1 ? `unknown ${tax.noun} ids` : `an unknown ${tax.noun} id`;
-			throw invalidParam(tax.base, `${tax.base} has ${noun}: ${unknown.join(', ')}`);
-		}
+		if (unknown.length) (body as Record<string, unknown>)[tax.base] = ids!.filter((id) => !unknown.includes(id));
 	}
 	const password = body.password ?? before?.password ?? '';
 	const sticky = body.sticky ?? before?.sticky === 1;
@@ -202,6 +204,11 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 	const store = services.store;
 	if (body.status) checkStatus(env, body.status);
 	checkValues(env, before, body);
+	// `wp_insert_post`'s `empty_content`, for the types that support a title, an editor and an excerpt.
+	const full = ['title', 'editor', 'excerpt'].every((feature) => def.supports.includes(feature));
+	if (!before && full && def.type !== 'attachment' && !body.title && !body.content && !body.excerpt) {
+		throw badRequest('Content, title, and excerpt are empty.', 'empty_content');
+	}
 	const meta = mergedMeta(env, before, body);
 
 	const now = wholeSeconds(Date.now());
@@ -242,7 +249,7 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 		if (tax.name === 'category' && (ids?.length === 0 || (!before && ids === undefined))) ids = [defaults.category];
 		if (ids) store.content.setTermIds(row.id, tax.name, ids);
 	}
-	if (before && options.revision && def.revisions) keepRevision(env, before, row);
+	if (before && options.revision && def.revisions) keepRevision(env, row);
 	return row;
 }
 
@@ -264,16 +271,15 @@ function slugAfter(env: WriteEnv, base: ContentRow, next: ContentRow, body: Item
 const REVISIONED = ['title', 'content', 'excerpt'] as const;
 
 /**
- * WordPress's `wp_save_post_revision`: after an update whose title, content or excerpt differ from the
- * latest revision (or, before the first one, from the item before the update), a copy of the item as
- * saved, by the user who saved it.
+ * WordPress's `wp_save_post_revision`, run on every update (`post_updated`, a move to the trash
+ * included): a copy of the item as saved, by the user who saved it, when its title, content or excerpt
+ * differ from the latest revision, or whatever changed when it has no revision yet.
  */
-function keepRevision(env: WriteEnv, before: ContentRow, row: ContentRow) {
+function keepRevision(env: WriteEnv, row: ContentRow) {
 	const store = env.services.store;
 	if (row.status === 'auto-draft') return;
 	const latest = store.content.revisions(row.id).find((r) => r.slug === `${row.id}-revision-v1`);
-	const against = latest ?? before;
-	if (REVISIONED.every((field) => row[field] === against[field])) return;
+	if (latest && REVISIONED.every((field) => row[field] === latest[field])) return;
 	store.content.insert({
 		type: 'revision',
 		status: 'inherit',
@@ -306,13 +312,17 @@ export function deleteItem(env: WriteEnv, row: ContentRow, force: boolean): Cont
 	}
 	if (!def.trash) throw new ApiError(501, "The post does not support trashing. Set 'force=true' to delete.", 'rest_trash_not_supported');
 	if (row.status === 'trash') throw new ApiError(410, 'The post has already been deleted.', 'rest_already_trashed');
-	return store.content.save({
+	const trashed = store.content.save({
 		...row,
 		status: 'trash',
 		trashed_status: row.status,
 		trashed_slug: row.slug,
-		slug: row.slug ? `${row.slug}__trashed` : '',
+		// As `wp_add_trashed_suffix_to_post_name_for_post`: a draft without a slug gets the suffix alone.
+		slug: `${row.slug}__trashed`,
 		modified_gmt: wholeSeconds(Date.now()),
 	});
+	// `wp_trash_post` is an update (`wp_update_post`): it keeps a revision as any update does.
+	if (def.revisions) keepRevision(env, trashed);
+	return trashed;
 }
 

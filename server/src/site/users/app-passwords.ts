@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { authenticatedAppPassword } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Method, type Route, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { AppPasswordRow, UserRow } from '../../store/types';
 import { contextParam } from '../content/params';
@@ -72,6 +72,9 @@ function introspected(services: Services, caller: UserRow | null, userId: string
 	return row;
 }
 
+/** The permission callbacks, for `Allow`: the user's passwords are the caller's to use (a throw is a no); WordPress's look at the user only. */
+const mayUse = ({ services, siteUser, params }: AllowContext) => userOf(services, siteUser, params.user_id, READ) !== undefined;
+
 export function appPasswordRoutes(): Route[] {
 	const base = '/cms/v2/users/{user_id}/application-passwords';
 	const update = (method: Method) =>
@@ -82,6 +85,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Rename an application password',
 			params: itemParams,
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
+			allowed: mayUse,
 			body: updateBody,
 			handler: ({ services, siteUser: caller, params, body }) => {
 				const row = services.store.tx(() => {
@@ -103,6 +107,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: "List a user's application passwords (never the passwords themselves)",
 			params: userParams,
 			patterns: { user_id: USER_ID },
+			allowed: mayUse,
 			query: contextQuery,
 			handler: ({ services, siteUser: caller, params, query }) => {
 				const user = userOf(services, caller, params.user_id, [
@@ -119,6 +124,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Create an application password (201, Location); the password is in this answer only',
 			params: userParams,
 			patterns: { user_id: USER_ID },
+			allowed: mayUse,
 			body: createBody,
 			handler: ({ services, siteUser: caller, params, body, reply }) => {
 				const { row, password } = services.store.tx(() => {
@@ -140,6 +146,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: "Delete all of a user's application passwords ({deleted, count})",
 			params: userParams,
 			patterns: { user_id: USER_ID },
+			allowed: mayUse,
 			handler: ({ services, siteUser: caller, params }) =>
 				services.store.tx(() => {
 					const user = userOf(services, caller, params.user_id, [
@@ -156,6 +163,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Get the application password this request signed in with',
 			params: userParams,
 			patterns: { user_id: USER_ID },
+			allowed: ({ services, siteUser, params, request }) => introspected(services, siteUser, params.user_id, request) !== undefined,
 			query: contextQuery,
 			handler: ({ services, siteUser: caller, params, query, request }) =>
 				appPasswordView(services, introspected(services, caller, params.user_id, request), query.context),
@@ -167,6 +175,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Get an application password',
 			params: itemParams,
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
+			allowed: mayUse,
 			query: contextQuery,
 			handler: ({ services, siteUser: caller, params, query }) => {
 				const user = userOf(services, caller, params.user_id, READ);
@@ -183,6 +192,7 @@ export function appPasswordRoutes(): Route[] {
 			summary: 'Delete an application password ({deleted, previous})',
 			params: itemParams,
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
+			allowed: mayUse,
 			handler: ({ services, siteUser: caller, params }) =>
 				services.store.tx(() => {
 					const user = userOf(services, caller, params.user_id, [

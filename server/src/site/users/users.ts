@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, badRequest } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type Method, type Route, route } from '../../http/route';
+import { type Method, type Route, requestContext, route } from '../../http/route';
 import { randomSecret } from '../../security';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
@@ -285,7 +285,7 @@ const meTarget = (services: Services, caller: UserRow | null) => userById(servic
 function readUser(services: Services, caller: UserRow | null, target: UserRow, context: Context) {
 	if (caller?.id !== target.id) {
 		const lists = can(caller, 'list_users');
-		if (context === 'edit' && !lists) throw denied(caller, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
+		if (context === 'edit' && !lists) throw denied(caller, 'rest_forbidden_context', 'Sorry, you are not allowed to list users.');
 		if (!lists && !canEditUser(caller, target) && !hasPublishedPosts(services, target.id)) {
 			throw denied(caller, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
 		}
@@ -301,6 +301,11 @@ export function userRoutes(): Route[] {
 			path: me ? `${base}/me` : `${base}/{id}`,
 			auth: 'site',
 			summary: me ? 'Update the signed-in user' : 'Update a user (roles need promote_users; the username cannot change)',
+			allowed: ({ services, siteUser, params, request }) => {
+				const roles = (request.body as { roles?: unknown } | undefined)?.roles;
+				if (roles !== undefined && !can(siteUser, 'promote_users')) return false;
+				return canEditUser(siteUser, me ? signedIn(siteUser) : userById(services, Number(params.id)));
+			},
 			...(me ? {} : { params: idParams, patterns: ID }),
 			body: updateBody,
 			handler: ({ services, siteUser: caller, params, body, request }) => {
@@ -320,6 +325,7 @@ export function userRoutes(): Route[] {
 				? "Delete the signed-in user (force=true; reassign: the user that gets its posts, or false to delete them)"
 				: "Delete a user (force=true; reassign: the user that gets its posts, or false to delete them)",
 			...(me ? {} : { params: idParams, patterns: ID }),
+			allowed: ({ services, siteUser, params }) => can(siteUser, 'delete_users') && (me ? signedIn(siteUser) : userById(services, Number(params.id))) !== undefined,
 			query: deleteQuery,
 			body: deleteBody,
 			handler: ({ services, siteUser: caller, params, query, body }) =>
@@ -336,6 +342,12 @@ export function userRoutes(): Route[] {
 			auth: 'site',
 			summary: 'List users, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link); the public sees authors of published posts only',
 			query: collectionQuery,
+			// WordPress's `get_items_permissions_check` on the request's own parameters (a throw is a no).
+			allowed: ({ siteUser, request }) => {
+				const query = collectionQuery.safeParse(request.query);
+				if (query.success) checkListAccess(siteUser, query.data);
+				return true;
+			},
 			handler: ({ services, siteUser: caller, query, request, reply }) => {
 				checkListAccess(caller, query);
 				const offset = query.offset !== undefined ? Math.abs(query.offset) : (query.page - 1) * query.per_page;
@@ -351,6 +363,7 @@ export function userRoutes(): Route[] {
 			auth: 'site',
 			summary: 'Create a user (201, Location): username, email and password required; a subscriber unless roles say otherwise',
 			body: createBody,
+			allowed: ({ siteUser }) => can(siteUser, 'create_users'),
 			handler: ({ services, siteUser: caller, body, reply }) => {
 				const user = services.store.tx(() => createUser(services, caller, body));
 				reply.code(201).header('Location', userUrl(services, user.id));
@@ -362,6 +375,8 @@ export function userRoutes(): Route[] {
 			path: `${base}/me`,
 			auth: 'site',
 			summary: 'Get the signed-in user',
+			// WordPress's route has no permission callback: the answer itself says who may not.
+			allowed: () => true,
 			query: contextQuery,
 			handler: ({ services, siteUser: caller, query }) => userView(services, signedIn(caller), query.context),
 		}),
@@ -377,6 +392,7 @@ export function userRoutes(): Route[] {
 			params: idParams,
 			patterns: ID,
 			query: contextQuery,
+			allowed: ({ services, siteUser, params, request }) => readUser(services, siteUser, userById(services, Number(params.id)), requestContext(request) === 'edit' ? 'edit' : 'view') !== undefined,
 			handler: ({ services, siteUser: caller, params, query }) => readUser(services, caller, userById(services, Number(params.id)), query.context),
 		}),
 		update('POST', false),

@@ -65,8 +65,9 @@ export function userView(services: Services, user: UserRow, context: Context): R
 		capabilities: grantsOf(user.role),
 		extra_capabilities: { [user.role]: true },
 		avatar_urls: avatarUrls(user),
-		// No user meta is registered (WordPress shows an empty list then).
-		meta: [],
+		// WordPress 6.1+ registers one user meta field, the block editor's preferences, for the edit
+		// context only (none are kept here: an empty object); otherwise an empty list.
+		meta: context === 'edit' ? { persisted_preferences: {} } : [],
 		_links: { self: [{ href: userUrl(services, user.id) }], collection: [{ href: usersUrl(services) }] },
 	};
 	return inContext(full, USER_FIELDS, context);

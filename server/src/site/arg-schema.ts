@@ -1,0 +1,122 @@
+/**
+ * A route argument's JSON Schema (from its zod schema) as WordPress shows it in the index and in OPTIONS
+ * (`get_data_for_route`): the keywords WordPress's argument arrays carry, WordPress's descriptions of
+ * the arguments its core routes share, and none of the keywords zod adds and WordPress never writes
+ * (the safe-integer bounds, `propertyNames`, `maxLength`, a boolean-or-string `anyOf`).
+ */
+
+type Schema = Record<string, unknown>;
+
+/** WordPress's descriptions of the arguments its core routes share (`get_collection_params`, item schemas). */
+const DESCRIPTIONS: Record<string, string> = {
+	context: 'Scope under which the request is made; determines fields present in response.',
+	page: 'Current page of the collection.',
+	per_page: 'Maximum number of items to be returned in result set.',
+	search: 'Limit results to those matching a string.',
+	after: 'Limit response to posts published after a given ISO8601 compliant date.',
+	before: 'Limit response to posts published before a given ISO8601 compliant date.',
+	modified_after: 'Limit response to posts modified after a given ISO8601 compliant date.',
+	modified_before: 'Limit response to posts modified before a given ISO8601 compliant date.',
+	exclude: 'Ensure result set excludes specific IDs.',
+	include: 'Limit result set to specific IDs.',
+	offset: 'Offset the result set by a specific number of items.',
+	order: 'Order sort attribute ascending or descending.',
+	orderby: 'Sort collection by object attribute.',
+	slug: 'An alphanumeric identifier for the object unique to its type.',
+	status: 'A named status for the object.',
+	author: 'The ID for the author of the object.',
+	author_exclude: 'Ensure result set excludes posts assigned to specific authors.',
+	parent: 'The ID for the parent of the object.',
+	parent_exclude: 'Limit result set to all items except those of a particular parent ID.',
+	id: 'Unique identifier for the object.',
+	force: 'Whether to bypass Trash and force deletion.',
+	password: 'A password to protect access to the content and excerpt.',
+	meta: 'Meta fields.',
+	title: 'The title for the object.',
+	content: 'The content for the object.',
+	excerpt: 'The excerpt for the object.',
+	date: "The date the object was published, in the site's timezone.",
+	date_gmt: 'The date the object was published, as GMT.',
+	description: 'The description for the object.',
+	name: 'The name for the object.',
+	type: 'Type of object.',
+	post: 'The ID of the associated post object.',
+	url: 'URL of the object.',
+	email: 'The email address for the object.',
+	username: 'Login name for the user.',
+	roles: 'Roles assigned to the object.',
+	locale: 'Locale for the object.',
+	first_name: 'First name for the object.',
+	last_name: 'Last name for the object.',
+	nickname: 'The nickname for the object.',
+	template: 'The theme file to use to display the object.',
+	comment_status: 'Whether or not comments are open on the object.',
+	ping_status: 'Whether or not the object can be pinged.',
+	format: 'The format for the object.',
+	sticky: 'Whether or not the object should be treated as sticky.',
+	menu_order: 'The order of the object in relation to other object of its type.',
+	featured_media: 'The ID of the featured media for the object.',
+	categories: 'The terms assigned to the object in the category taxonomy.',
+	tags: 'The terms assigned to the object in the post_tag taxonomy.',
+	hide_empty: 'Whether to hide terms not assigned to any posts.',
+	author_email: 'Email address for the object author.',
+	author_name: 'Display name for the object author.',
+	author_url: 'URL for the object author.',
+	alt_text: 'Alternative text to display when attachment is not displayed.',
+	caption: 'The attachment caption.',
+	media_type: 'Limit result set to attachments of a particular media type.',
+	mime_type: 'Limit result set to attachments of a particular MIME type.',
+	reassign: 'Reassign the deleted user\'s posts and links to this user ID.',
+	who: 'Limit result set to users who are considered authors.',
+	has_published_posts: 'Limit result set to users who have published posts.',
+};
+
+/** Formats WordPress declares on arguments of these names. */
+const FORMATS: Record<string, string> = {
+	after: 'date-time',
+	before: 'date-time',
+	modified_after: 'date-time',
+	modified_before: 'date-time',
+	date: 'date-time',
+	date_gmt: 'date-time',
+	email: 'email',
+	author_email: 'email',
+	url: 'uri',
+	author_url: 'uri',
+};
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** A boolean that also takes its words (`"true"`, `"0"`...) is WordPress's plain `boolean`. */
+function booleanWords(schema: Schema): boolean {
+	const any = schema.anyOf as Schema[] | undefined;
+	return Array.isArray(any) && any.length === 2 && any.some((s) => s.type === 'boolean') && any.some((s) => s.type === 'string' && Array.isArray(s.enum));
+}
+
+/** The schema without zod's own keywords, recursively (items, properties). */
+function clean(schema: Schema): Schema {
+	const out: Schema = { ...schema };
+	if (booleanWords(out)) {
+		delete out.anyOf;
+		out.type = 'boolean';
+	}
+	if (out.maximum === SAFE) delete out.maximum;
+	if (out.minimum === -SAFE || out.minimum === 0) delete out.minimum;
+	delete out.propertyNames;
+	delete out.maxLength;
+	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = clean(out.items as Schema);
+	if (out.properties && typeof out.properties === 'object') {
+		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, clean(v)]));
+	}
+	return out;
+}
+
+/** One argument as the index shows it: WordPress's description and format first, then the schema. */
+export function wpArg(name: string, schema: Schema): Schema {
+	const out = clean(schema);
+	// An argument without a type is one WordPress declares bare (the indexes' `context`), undescribed.
+	const described = out.description === undefined && out.type !== undefined && DESCRIPTIONS[name] ? { description: DESCRIPTIONS[name] } : {};
+	const stringy = out.type === undefined || out.type === 'string' || (Array.isArray(out.type) && out.type.includes('string'));
+	if (out.format === undefined && FORMATS[name] && stringy) out.format = FORMATS[name];
+	return { ...described, ...out };
+}
