@@ -101,7 +101,8 @@ function clean(schema: Schema): Schema {
 		out.type = 'boolean';
 	}
 	if (out.maximum === SAFE) delete out.maximum;
-	if (out.minimum === -SAFE || out.minimum === 0) delete out.minimum;
+	// zod's "nonnegative integer" (0 up to the safe limit), which WordPress writes as no bound; a real range (0..19) stays.
+	if (out.minimum === -SAFE || (out.minimum === 0 && out.maximum === undefined)) delete out.minimum;
 	delete out.propertyNames;
 	delete out.maxLength;
 	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = clean(out.items as Schema);

@@ -103,7 +103,8 @@ export const navigationRoutes: Route[] = [
 				const draft = writeItem(
 					contentEnv(services, siteUser, def),
 					undefined,
-					{ status: 'draft', meta: { _builder_edit_mode: 'builder', _builder_template_type: type.slug === 'page' ? 'cms-page' : 'cms-post' } },
+					// A title from the start: WordPress refuses an item whose title, content and excerpt are all empty.
+					{ status: 'draft', title: 'Builder', meta: { _builder_edit_mode: 'builder', _builder_template_type: type.slug === 'page' ? 'cms-page' : 'cms-post' } },
 					{ revision: false },
 				);
 				// The builder names a new document after its id.
