@@ -88,31 +88,18 @@ export async function ensureN8n() {
 }
 
 /**
- * The package as npm publishes it: `npm pack` (its prepack script builds it) into `dir`; the
- * tarball's path. Tests load this tarball, not dist/, so what they check is what users install.
- */
-export async function packPackage(dir: string): Promise<string> {
-	fs.mkdirSync(dir, { recursive: true });
-	const exit = await run('npm', ['pack', '--json', '--pack-destination', dir], { timeoutMs: 5 * 60_000 });
-	if (exit.code !== 0) throw failure('npm pack', exit);
-	// `--json` prints the result last, after the build's output.
-	const [{ filename }] = JSON.parse(exit.stdout.slice(exit.stdout.lastIndexOf('\n[') + 1));
-	return path.join(dir, filename);
-}
-
-/**
  * Installs the package into `dest` with the guide's own command (`scripts/install-in-n8n.mjs`, `npm run
  * install:n8n`): the way n8n's community-package installer does (n8n 2.40.7, CommunityPackagesService):
- * pack it (or take `tarball`), unpack it, drop dev, peer and optional dependencies from its package.json,
+ * pack it, unpack it, drop dev, peer and optional dependencies from its package.json,
  * then `npm install` in it without scripts. `dest` is either a folder of N8N_CUSTOM_EXTENSIONS (node
  * types `CUSTOM.*`) or `<user folder>/.n8n/nodes/node_modules/n8n-nodes-wdm`, where the installer puts it
  * (node types `n8n-nodes-wdm.*`). `dest` being outside any node_modules tree of n8n, the nodes'
  * `require('n8n-workflow')` resolves to n8n's own copy (n8n adds its modules to NODE_PATH), as in a real
  * install where n8n provides n8n-workflow.
  */
-export async function buildPackage(dest: string, tarball?: string): Promise<void> {
+export async function buildPackage(dest: string): Promise<void> {
 	const script = path.join(__dirname, '..', '..', 'scripts', 'install-in-n8n.mjs');
-	const installed = await run(process.execPath, [script, '--dest', dest, ...(tarball ? ['--tarball', tarball] : [])], { timeoutMs: 10 * 60_000 });
+	const installed = await run(process.execPath, [script, '--dest', dest], { timeoutMs: 10 * 60_000 });
 	if (installed.code !== 0) throw failure('scripts/install-in-n8n.mjs (as n8n installs a community package)', installed);
 }
 
