@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import type { ZodType } from 'zod';
 import { configSchema, envName, kebab, loadConfig, readConfigFile, settingsHelp, type Config } from './config';
 import { startApp, type App } from './app';
+import { packageVersion } from './version';
 import { Store } from './store';
 import type { AdminAccess } from './bootstrap';
 import { SITE_ROLES, siteRoleSchema } from './site/roles';
@@ -154,14 +155,6 @@ function defaultDataDir(): string {
 	return inside ? path.join(root, 'data') : './data';
 }
 
-function version(): string {
-	try {
-		return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
-	} catch {
-		return 'unknown';
-	}
-}
-
 /** The known flag nearest to a mistyped one (edit distance at most 3), for the error message. */
 function closest(flag: string, known: string[]): string | undefined {
 	const distance = (a: string, b: string) => {
@@ -203,7 +196,7 @@ async function main(argv: string[]) {
 	const { values, positionals } = parseCommandLine(argv);
 	const { role, config: configPath, help, version: showVersion, ...given } = values;
 	if (help) return console.log(USAGE);
-	if (showVersion) return console.log(`wdm-server ${version()}`);
+	if (showVersion) return console.log(`wdm-server ${packageVersion()}`);
 	const settings = given as Record<string, string>;
 	const file = configPath === undefined ? undefined : readConfigFile(configPath);
 	const config = loadConfig(settings, process.env, file);

@@ -26,8 +26,6 @@ beforeAll(async () => {
 	// Modules resolve from the build's location: give it the repository's node_modules.
 	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(build, 'node_modules'), 'dir');
 	MAIN = path.join(build, 'dist', 'main.js');
-	// Where the built server reads its version, as in the server package.
-	fs.copyFileSync(path.join(ROOT, 'server', 'package.json'), path.join(build, 'package.json'));
 	const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 	const result = await promisify(execFile)(process.execPath, [tsc, '-p', path.join(ROOT, 'server', 'tsconfig.json'), '--outDir', path.dirname(MAIN)], {
 		cwd: ROOT,

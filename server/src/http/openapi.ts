@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { z, type ZodType } from 'zod';
 import type { AuthScheme, Route } from './route';
+import { packageVersion } from '../version';
 import { namespaceOf } from './route';
 import { REST_PREFIX, usesEnvelope } from './dispatch';
 
@@ -167,11 +167,6 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
 
 export type OpenApiDocument = ReturnType<typeof openApiDocument>;
 
-/**
- * The server package's version. Resolved by the package's name, which finds it from src/, from dist/,
- * from a build elsewhere that shares the repository's node_modules, and from an installed copy.
- */
-const packageVersion = (): string => JSON.parse(fs.readFileSync(require.resolve('wdm-reference-server/package.json'), 'utf8')).version;
 
 /** Built once per table: converting every schema takes a noticeable moment (tests start many servers). */
 const documents = new WeakMap<Route[], OpenApiDocument>();
