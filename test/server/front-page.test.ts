@@ -33,7 +33,7 @@ test('the site name is escaped into the page', async () => {
 	server.services.store.meta.set('site.name', 'A <b>&</b> "site"');
 	try {
 		const html = await (await fetch(`${server.url}/`)).text();
-		expect(html).toContain('<h1>A &#60;b&#62;&#38;&#60;/b&#62; &#34;site&#34;</h1>');
+		expect(html).toContain('<h1>A &lt;b&gt;&amp;&lt;/b&gt; &quot;site&quot;</h1>');
 	} finally {
 		server.services.store.meta.erase('site.name');
 	}

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { REST_PREFIX } from '../http/dispatch';
+import { escapeHtml } from './oembed';
 import { siteSettings } from './settings';
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The site's front page, `GET /` (and `HEAD /`): what a WordPress site's home page gives a client that
@@ -26,8 +25,8 @@ export function serveFrontPage(app: FastifyInstance, services: Services) {
 			.header('Link', `<${root}>; rel="https://api.w.org/"`)
 			.type('text/html; charset=utf-8')
 			.send(
-				`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escape(site.name)}</title>` +
-					`<link rel="https://api.w.org/" href="${root}"></head>\n<body><h1>${escape(site.name)}</h1>\n<p>${escape(site.description)}</p>\n<ul>\n${items}\n</ul>\n</body></html>\n`,
+				`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(site.name)}</title>` +
+					`<link rel="https://api.w.org/" href="${root}"></head>\n<body><h1>${escapeHtml(site.name)}</h1>\n<p>${escapeHtml(site.description)}</p>\n<ul>\n${items}\n</ul>\n</body></html>\n`,
 			);
 	});
 }

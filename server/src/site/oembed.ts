@@ -76,7 +76,8 @@ function thumbnail(services: Services, row: ContentRow, width: number): Pick<Oem
 	};
 }
 
-const escapeHtml = (text: string) =>
+/** Text for HTML, escaped as WordPress's `esc_html` does. */
+export const escapeHtml = (text: string) =>
 	text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
 
 /**
