@@ -116,6 +116,32 @@ const getTerm = (tax: Taxonomy): Operation => ({
 	fields: [termPicker(tax), contextField],
 });
 
+/** The optional fields a term is created and updated with (the same on both). */
+const descriptionOption: INodeProperties = {
+	displayName: 'Description',
+	name: 'description',
+	type: 'string',
+	typeOptions: { rows: 2 },
+	default: '',
+	routing: { send: { type: 'body', property: 'description' } },
+};
+
+/** Only a hierarchical taxonomy (categories) has parents. */
+const parentOption = (tax: Taxonomy): INodeProperties[] =>
+	tax.hierarchical
+		? [
+				{
+					displayName: 'Parent ID',
+					name: 'parent',
+					type: 'number',
+					default: 0,
+					typeOptions: { minValue: 0 },
+					description: 'ID of the category this one is under; 0 for the top level',
+					routing: { send: { type: 'body', property: 'parent' } },
+				},
+			]
+		: [];
+
 const createTerm = (tax: Taxonomy): Operation => ({
 	name: `Create ${tax.label}`,
 	value: `create${tax.label}`,
@@ -140,27 +166,8 @@ const createTerm = (tax: Taxonomy): Operation => ({
 			placeholder: 'Add Field',
 			default: {},
 			options: [
-				{
-					displayName: 'Description',
-					name: 'description',
-					type: 'string',
-					typeOptions: { rows: 2 },
-					default: '',
-					routing: { send: { type: 'body', property: 'description' } },
-				},
-				...(tax.hierarchical
-					? [
-							{
-								displayName: 'Parent ID',
-								name: 'parent',
-								type: 'number',
-								default: 0,
-								typeOptions: { minValue: 0 },
-								description: 'ID of the category this one is under; 0 for the top level',
-								routing: { send: { type: 'body', property: 'parent' } },
-							} satisfies INodeProperties,
-						]
-					: []),
+				descriptionOption,
+				...parentOption(tax),
 				{
 					displayName: 'Slug',
 					name: 'slug',
@@ -189,14 +196,7 @@ const updateTerm = (tax: Taxonomy): Operation => ({
 			placeholder: 'Add Field',
 			default: {},
 			options: [
-				{
-					displayName: 'Description',
-					name: 'description',
-					type: 'string',
-					typeOptions: { rows: 2 },
-					default: '',
-					routing: { send: { type: 'body', property: 'description' } },
-				},
+				descriptionOption,
 				{
 					displayName: 'Name',
 					name: 'name',
@@ -204,19 +204,7 @@ const updateTerm = (tax: Taxonomy): Operation => ({
 					default: '',
 					routing: { send: { type: 'body', property: 'name' } },
 				},
-				...(tax.hierarchical
-					? [
-							{
-								displayName: 'Parent ID',
-								name: 'parent',
-								type: 'number',
-								default: 0,
-								typeOptions: { minValue: 0 },
-								description: 'ID of the category this one is under; 0 for the top level',
-								routing: { send: { type: 'body', property: 'parent' } },
-							} satisfies INodeProperties,
-						]
-					: []),
+				...parentOption(tax),
 				{
 					displayName: 'Slug',
 					name: 'slug',
