@@ -26,7 +26,7 @@ export function serveOptions(app: FastifyInstance, routes: Route[], services: Se
 			handler: async (request, reply) => {
 				matchParams(first, request);
 				setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
-				const [entry, ...others] = Object.values(routesMap(group, services.baseUrl));
+				const [entry, ...others] = Object.values(routesMap(group, services, { help: true }));
 				for (const other of others) {
 					entry.methods.push(...other.methods);
 					entry.endpoints.push(...other.endpoints);

@@ -81,6 +81,11 @@ export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | und
 	 * checks, and refuses with its own error). Without it the method is always listed. A throw is a no.
 	 */
 	allowed?: (ctx: AllowContext) => boolean;
+	/**
+	 * The JSON Schema of what the route's resource answers (WordPress's `get_public_item_schema`), shown with
+	 * the route's entry in `OPTIONS` and in the index's `?context=help`. One route of a pattern declares it.
+	 */
+	schema?: (services: Services) => Record<string, unknown>;
 	/** Returns the `data` of the envelope; a route that answers by itself returns the reply. */
 	handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => unknown;
 }

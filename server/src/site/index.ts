@@ -51,26 +51,57 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 	return out;
 }
 
+interface Endpoint {
+	methods: string[];
+	allow_batch?: { v1: true };
+	args: object;
+}
+
 interface RouteEntry {
 	namespace: string;
 	methods: string[];
-	endpoints: { methods: string[]; allow_batch?: { v1: true }; args: object }[];
+	endpoints: Endpoint[];
+	schema?: Record<string, unknown>;
 	_links?: { self: { href: string }[] };
 }
 
+/** WordPress's `EDITABLE` endpoint: one callback for POST, PUT and PATCH, listed as one endpoint. */
+const EDITABLE = ['POST', 'PUT', 'PATCH'];
+const editable = (r: Route) => EDITABLE.includes(r.method);
+
+export interface RoutesMapOptions {
+	/** Only this namespace's routes. */
+	namespace?: string;
+	/** WordPress's `context=help` (and every OPTIONS answer): each route's `schema` too. */
+	help?: boolean;
+}
+
 /** Groups the table by route pattern, each with its methods and their arguments (one namespace, or all). */
-export function routesMap(routes: Route[], baseUrl: string, namespace?: string) {
+export function routesMap(routes: Route[], services: Services, { namespace, help = false }: RoutesMapOptions = {}) {
 	const map: Record<string, RouteEntry> = {};
 	const batchPaths = new Set(routes.filter((r) => r.batch).map((r) => r.path));
+	// The route each endpoint was made from, to fold an update's PUT and PATCH into its POST.
+	const madeFrom = new Map<Endpoint, Route>();
 	for (const r of routes) {
 		const ns = namespaceOf(r.path);
 		if (namespace !== undefined && ns !== namespace) continue;
 		const entry = (map[wpPattern(r.path, r.patterns)] ??= { namespace: ns, methods: [], endpoints: [] });
 		entry.methods.push(r.method);
-		// As WordPress shows a route that `POST /batch/v1` may run (`allow_batch` is the route's, on each of its endpoints).
-		entry.endpoints.push({ methods: [r.method], ...(batchPaths.has(r.path) ? { allow_batch: { v1: true as const } } : {}), args: args(r) });
+		if (help && r.schema && !entry.schema) entry.schema = r.schema(services);
 		// As WordPress does: a route without path parameters links to itself.
-		if (!r.path.includes('{')) entry._links = { self: [{ href: `${baseUrl}${REST_PREFIX}${r.path}` }] };
+		if (!r.path.includes('{')) entry._links = { self: [{ href: `${services.baseUrl}${REST_PREFIX}${r.path}` }] };
+		const same = editable(r) && entry.endpoints.find((e) => {
+			const other = madeFrom.get(e)!;
+			return editable(other) && other.body === r.body && other.query === r.query;
+		});
+		if (same) {
+			same.methods.push(r.method);
+			continue;
+		}
+		// As WordPress shows a route that `POST /batch/v1` may run (`allow_batch` is the route's, on each of its endpoints).
+		const endpoint: Endpoint = { methods: [r.method], ...(batchPaths.has(r.path) ? { allow_batch: { v1: true as const } } : {}), args: args(r) };
+		madeFrom.set(endpoint, r);
+		entry.endpoints.push(endpoint);
 	}
 	return map;
 }
@@ -129,7 +160,7 @@ export function indexRoutes(table: Route[]): Route[] {
 		auth: 'site',
 		summary: 'Site index: site data, namespaces, authentication and every route with its arguments',
 		query: z.object({ context }),
-		handler: ({ services }): object => ({
+		handler: ({ query, services }): object => ({
 			...siteFields(services),
 			namespaces,
 			authentication: {
@@ -137,7 +168,7 @@ export function indexRoutes(table: Route[]): Route[] {
 					endpoints: { authorization: `${services.baseUrl}/${ADMIN_PATH}/authorize-application.php` },
 				},
 			},
-			routes: routesMap(expandEngineRoutes(all, services.store), services.baseUrl),
+			routes: routesMap(expandEngineRoutes(all, services.store), services, { help: query.context === 'help' }),
 			_links: INDEX_LINKS,
 		}),
 	});
@@ -153,7 +184,7 @@ export function indexRoutes(table: Route[]): Route[] {
 				if (!namespaces.includes(query.namespace)) throw notFound('The specified namespace could not be found.', 'rest_invalid_namespace');
 				return {
 					namespace: query.namespace,
-					routes: routesMap(expandEngineRoutes(all, services.store), services.baseUrl, query.namespace),
+					routes: routesMap(expandEngineRoutes(all, services.store), services, { namespace: query.namespace, help: query.context === 'help' }),
 					_links: { up: [{ href: `${services.baseUrl}${REST_PREFIX}/` }] },
 				};
 			},
