@@ -25,6 +25,14 @@ const contextOf = (req: Req) => {
 const META = /(^|\.|\])meta$/;
 const META_FIELD = /(^|\.|\])meta\.(footnotes|_builder_edit_mode|_builder_template_type|_builder_data|_builder_page_settings)$/;
 
+/**
+ * WordPress core routes of the block editor, themes, plugins, widgets and menus: not part of the site the spec
+ * describes (its core content routes, and the users, terms, comments, settings, search, types, taxonomies,
+ * statuses and application passwords issue 25 adds), with the post types and taxonomy that live behind them.
+ */
+const BEYOND_SURFACE_ROUTES = /^routes\.\/wp\/v2\/(blocks|templates|template-parts|navigation|menus|menu-items|menu-locations|block-renderer|block-types|block-directory|block-patterns|pattern-directory|global-styles|themes|plugins|sidebars|widgets|widget-types)(\/|$)/;
+const BEYOND_SURFACE_TYPES = ['nav_menu_item', 'wp_block', 'wp_template', 'wp_template_part', 'wp_navigation', 'nav_menu'];
+
 /** A batch request that runs a route other than posts' and pages' collections and items. */
 const batchBeyondScope = (req: Req) =>
 	req.family === 'batch' &&
@@ -32,6 +40,16 @@ const batchBeyondScope = (req: Req) =>
 	((req.json as { requests: { path?: string }[] }).requests.some((r) => !/^\/wp\/v2\/(posts|pages)(\/(\d+|\{[^}]+\}))?$/.test(r.path ?? '')));
 
 export const SPEC_DIFFERENCES: SpecDifference[] = [
+	{
+		id: 'beyond-site-surface',
+		spec:
+			'"### Core content routes (cms/v2)" lists posts, pages, their revisions and autosaves, and media; issue 25 adds users, categories and tags, comments, settings, search, types, taxonomies, statuses and application passwords. WordPress\'s block-editor, theme, plugin, widget and menu routes (and the types and taxonomy behind them: reusable blocks, templates, navigation, menu items, menus) are not part of the site (docs/decisions.md, "Site: WordPress fidelity, from the differential suite")',
+		matches: (d, req) =>
+			d.kind === 'missing key' &&
+			(BEYOND_SURFACE_ROUTES.test(d.path) ||
+				(req.family === 'index' && d.path === '_links.wp:active-theme') ||
+				(['types', 'taxonomies'].includes(req.family) && BEYOND_SURFACE_TYPES.includes(d.path))),
+	},
 	{
 		id: 'index-namespaces',
 		spec:
@@ -96,12 +114,6 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		spec:
 			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true" (collection GET parameters; WordPress 6.1 predates them)',
 		matches: (d) => d.kind === 'extra key' && /(^|\.)args\.(search_semantics|search_columns|ignore_sticky)$/.test(d.path),
-	},
-	{
-		id: 'media-featured-media',
-		spec:
-			'"### Media item (cms/v2/media) Fields: `date`, `date_gmt`, `slug`, `status` (same enum as Post), `title` (object), `author`, `featured_media`, ..." (WordPress gives attachments `featured_media` only where the type supports thumbnails: audio and video with a theme\'s support)',
-		matches: (d, req) => req.family === 'media' && d.kind === 'extra key' && /(^|\.|\])featured_media$/.test(d.path),
 	},
 ];
 
