@@ -105,6 +105,27 @@ describe.each([
 		await expect(apiFetch({ path: `/engine/v2/get-meta-box/${added.item_id}` })).rejects.toMatchObject({ code: 'rest_engine_meta_box_invalid_id' });
 	});
 
+	test('users, settings and search; _embed=author', async () => {
+		const me = await apiFetch<{ id: number }>({ path: '/wp/v2/users/me?context=edit' });
+		expect(me.id).toBe(u.admin.id);
+		const user = await apiFetch<{ id: number }>({ path: '/wp/v2/users', method: 'POST', data: { username: `fetch-${root().length}`, email: `fetch-${root().length}@example.com`, password: 'secret words' } });
+		const patched = await apiFetch<{ name: string }>({ path: `/wp/v2/users/${user.id}`, method: 'PATCH', data: { name: 'Patched user' } });
+		expect(patched.name).toBe('Patched user');
+		const post = await apiFetch<Post>({ path: '/wp/v2/posts', method: 'POST', data: { title: `Quokka ${root().length}`, status: 'publish', author: user.id } });
+		const embedded = await apiFetch<Post>({ path: `/wp/v2/posts/${post.id}?_embed=author` });
+		expect(embedded._embedded).toEqual({ author: [expect.objectContaining({ id: user.id, name: 'Patched user' })] });
+		const hits = await apiFetch<{ id: number }[]>({ path: `/wp/v2/search?search=Quokka ${root().length}` });
+		expect(hits.map((h) => h.id)).toEqual([post.id]);
+
+		const settings = await apiFetch<{ posts_per_page: number }>({ path: '/wp/v2/settings', method: 'PUT', data: { posts_per_page: 7 } });
+		expect(settings.posts_per_page).toBe(7);
+		expect((await apiFetch<{ posts_per_page: number }>({ path: '/wp/v2/settings' })).posts_per_page).toBe(7);
+		// A DELETE through the override, with `reassign` as WordPress asks for a user.
+		await apiFetch({ path: `/wp/v2/users/${user.id}?force=true&reassign=${u.admin.id}`, method: 'DELETE' });
+		expect((await cms.get(`/users/${user.id}`, u.admin)).status).toBe(404);
+		expect((await cms.get(`/posts/${post.id}`, u.admin)).body.author).toBe(u.admin.id);
+	});
+
 	test("the block editor's canUser: OPTIONS with parse: false, then the Allow header", async () => {
 		const post = await apiFetch<Post>({ path: '/wp/v2/posts', method: 'POST', data: { title: 'Can I?', status: 'publish' } });
 		const asAdmin = await apiFetch<unknown, false>({ path: `/wp/v2/posts/${post.id}`, method: 'OPTIONS', parse: false });

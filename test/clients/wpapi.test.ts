@@ -105,6 +105,57 @@ describe('media and terms', () => {
 	});
 });
 
+describe('users, settings, search and comments', () => {
+	test('users: me, create, update, list by role, delete with reassign', async () => {
+		expect(await wp.users().me().get()).toMatchObject({ id: u.admin.id, slug: 'admin' });
+		const user = await wp.users().create({ username: 'wpapi-user', email: 'wpapi@example.com', password: 'secret words', roles: ['author'] });
+		expect(user).toMatchObject({ username: 'wpapi-user', roles: ['author'] });
+		const renamed = await wp.users().id(user.id).update({ name: 'Renamed by wpapi' });
+		expect(renamed.name).toBe('Renamed by wpapi');
+		const authors = await wp.users().param('roles', 'author').get();
+		expect(authors.map((a: { id: number }) => a.id)).toContain(user.id);
+
+		const post = await wp.posts().create({ title: 'By the new author', status: 'publish', author: user.id });
+		const embedded = await wp.posts().id(post.id).embed().get();
+		expect(embedded._embedded.author[0]).toMatchObject({ id: user.id, name: 'Renamed by wpapi' });
+		const gone = await wp.users().id(user.id).param({ force: true, reassign: u.admin.id }).delete();
+		expect(gone).toMatchObject({ deleted: true, previous: { id: user.id } });
+		expect((await cms.get(`/posts/${post.id}`, u.admin)).body.author).toBe(u.admin.id);
+	});
+
+	test('settings: read and update the site title', async () => {
+		const before = await wp.settings().get();
+		expect(typeof before.title).toBe('string');
+		const after = await wp.settings().update({ title: 'Set by wpapi' });
+		expect(after.title).toBe('Set by wpapi');
+		const index = (await fetch(`${server.url}/wp-json/`).then((r) => r.json())) as { name: string };
+		expect(index.name).toBe('Set by wpapi');
+		await wp.settings().update({ title: before.title });
+	});
+
+	test('search finds a post by its title, and a term', async () => {
+		const post = await wp.posts().create({ title: 'Searchable wpapi zebra', status: 'publish' });
+		const hits = await wp.search().search('zebra').get();
+		expect([...hits]).toEqual([expect.objectContaining({ id: post.id, type: 'post', subtype: 'post' })]);
+		await wp.tags().create({ name: 'zebra-tag' });
+		const terms = await wp.search().search('zebra').param('type', 'term').get();
+		// As WordPress's term search handler: `type` is the taxonomy.
+		expect([...terms]).toEqual([expect.objectContaining({ title: 'zebra-tag', type: 'post_tag' })]);
+	});
+
+	test('comments: create on a post, moderate, list by post, delete', async () => {
+		const post = await wp.posts().create({ title: 'Commented', status: 'publish' });
+		const comment = await wp.comments().create({ post: post.id, content: 'First!' });
+		expect(comment).toMatchObject({ post: post.id, status: 'approved' });
+		const held = await wp.comments().id(comment.id).update({ status: 'hold' });
+		expect(held.status).toBe('hold');
+		const listed = await wp.comments().param({ post: post.id, status: 'hold' }).get();
+		expect(listed.map((c: { id: number }) => c.id)).toEqual([comment.id]);
+		expect((await wp.comments().id(comment.id).param('force', true).delete()).deleted).toBe(true);
+		expect((await cms.get(`/comments/${comment.id}`, u.admin)).status).toBe(404);
+	});
+});
+
 describe('errors', () => {
 	test('a WordPress error reaches the caller as its body', async () => {
 		await expect(wp.posts().id(999999).get()).rejects.toMatchObject({ code: 'rest_post_invalid_id', data: { status: 404 } });
