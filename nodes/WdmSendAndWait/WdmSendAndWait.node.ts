@@ -33,8 +33,7 @@ type Context = IExecuteFunctions | IWebhookFunctions;
 const gateway = (ctx: Context, method: IHttpRequestMethods, url: string, body?: IDataObject, token?: string) =>
 	gatewayRequest(ctx, 'wdmUserApi', method, url, body, token);
 
-const webhookRoute = (ctx: Context) =>
-	`/devices/${encodeURIComponent(ctx.getNodeParameter('device', 0, '', { extractValue: true }) as string)}/webhook`;
+const webhookRoute = (device: string) => `/devices/${encodeURIComponent(device)}/webhook`;
 
 /**
  * The subscription's signing secret, derived rather than stored: from the user's API key (which only
@@ -115,7 +114,7 @@ export class WdmSendAndWait implements INodeType {
 		resumeUrl.searchParams.set('question', sent.id);
 		const credentials = await this.getCredentials('wdmUserApi');
 		try {
-			await gateway(this, 'POST', webhookRoute(this), {
+			await gateway(this, 'POST', webhookRoute(device), {
 				url: resumeUrl.toString(),
 				events: ['messages'],
 				excludeMessages: ['fromMeYes'],
@@ -159,9 +158,12 @@ export class WdmSendAndWait implements INodeType {
 
 		// Answered: the subscription has done its job. Should removing it fail, it still expires at the deadline.
 		try {
-			const subscriptions = (await gateway(this, 'GET', webhookRoute(this))) as Array<{ url: string }>;
+			// A webhook has no item: its getNodeParameter takes (name, fallback, options), and the Device is a
+			// resource locator as the editor saves it, so its value must be extracted.
+			const device = this.getNodeParameter('device', '', { extractValue: true }) as string;
+			const subscriptions = (await gateway(this, 'GET', webhookRoute(device))) as Array<{ url: string }>;
 			const mine = subscriptions.find((sub) => new URL(sub.url).searchParams.get('question') === question);
-			if (mine) await gateway(this, 'POST', webhookRoute(this), { action: 'delete', url: mine.url });
+			if (mine) await gateway(this, 'POST', webhookRoute(device), { action: 'delete', url: mine.url });
 		} catch {
 			/* the answer counts all the same */
 		}

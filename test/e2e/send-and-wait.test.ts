@@ -41,7 +41,7 @@ const ask = (name: string, options: object) =>
 	node(
 		name,
 		'n8n-nodes-wdm.wdmSendAndWait',
-		{ device: 'ask', number: '={{ $json.body.number }}', message: 'Shall we deliver today?', waitAmount: 10, waitUnit: 'minutes', ...options },
+		{ device: { __rl: true, mode: 'list', value: 'ask', cachedResultName: 'ask' }, number: '={{ $json.body.number }}', message: 'Shall we deliver today?', waitAmount: 10, waitUnit: 'minutes', ...options },
 		{ wdmUserApi: userKey },
 	);
 
