@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { clientErrors, frameworkErrors, installErrorHandling, registerRoutes, rewriteRequest } from './http/dispatch';
+import { serveCors } from './http/cors';
+import { serveMcpTransport } from './site/engine/mcp';
 import { serveOptions } from './http/options';
 import { apiRootLink } from './http/rest-server';
 import { serveFiles } from './media/serve';
@@ -36,6 +38,8 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	installErrorHandling(app, config.bodyLimit);
 	registerRoutes(app, routes, services);
 	serveOptions(app, routes, services);
+	serveMcpTransport(app);
+	serveCors(app);
 	serveFiles(app, services);
 	serveOpenApi(app, routes);
 	serveObservability(app, services);

@@ -167,6 +167,55 @@ describe('/engine/v1/mcp', () => {
 		expectWpError(await v1.get('/mcp', as(u.anonymous)), 401, 'rest_forbidden', FORBIDDEN);
 	});
 
+	test("the transport's other methods: DELETE is 405 (stateless, no session), a browser's CORS preflight passes", async () => {
+		const deleted = await fetch(endpoint(), { method: 'DELETE', headers: u.admin.headers });
+		expect(deleted.status).toBe(405);
+		expect(deleted.headers.get('allow')).toBe('GET, POST');
+		expect(await deleted.json()).toEqual({ code: 'rest_mcp_no_session', message: 'This MCP endpoint is stateless: there is no session to end.', data: { status: 405 } });
+
+		const origin = 'http://localhost:6274'; // the Inspector's page
+		const preflight = await fetch(endpoint(), {
+			method: 'OPTIONS',
+			headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,mcp-protocol-version' },
+		});
+		expect(preflight.status).toBe(200);
+		expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+		expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+		const allowed = preflight.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
+		expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id']));
+		// No credentials a browser adds by itself: the Authorization header is the client's own.
+		expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+		// The answer itself carries the origin too, and exposes what clients read.
+		const list = await fetch(endpoint(), {
+			method: 'POST',
+			headers: { ...u.admin.headers, origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+		});
+		expect(list.status).toBe(200);
+		expect(list.headers.get('access-control-allow-origin')).toBe(origin);
+		expect(list.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+		expect(list.headers.get('vary')).toContain('Origin');
+	});
+
+	test('a 401 names Basic in WWW-Authenticate for an MCP client (not OAuth), never for a browser page', async () => {
+		const asClient = await fetch(endpoint(), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+		});
+		expect(asClient.status).toBe(401);
+		expect(asClient.headers.get('www-authenticate')).toBe('Basic realm="WDM site", charset="UTF-8"');
+		const wrong = await fetch(endpoint(), { headers: { authorization: basicAuth('admin', 'wrong pass word 0000'), accept: 'text/event-stream' } });
+		expect(wrong.status).toBe(401);
+		expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic /);
+		// A browser opening the URL gets no prompt (cached Basic credentials would ride on every later link).
+		const page = await fetch(endpoint(), { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+		expect(page.status).toBe(401);
+		expect(page.headers.get('www-authenticate')).toBeNull();
+		// The SDK client, without credentials, fails with the server's 401 rather than starting OAuth.
+		await expect(connect('')).rejects.toThrow(/401|Unauthorized/);
+	});
+
 	test('POST refusals keep the namespace’s error shape', async () => {
 		const headers = { ...u.admin.headers, accept: 'application/json, text/event-stream' };
 		const list = await v1.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { headers });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
@@ -168,3 +168,35 @@ export const mcpRoutes: Route[] = [
 		},
 	}),
 ];
+
+/** The MCP endpoint's URL path. */
+const MCP_PATH = `${REST_PREFIX}${V1}/mcp`;
+
+/**
+ * What MCP's streamable-HTTP transport asks of an endpoint beyond the table's GET and POST:
+ * - `DELETE` ends a session; a stateless server has none and answers 405 with `Allow`, as the transport
+ *   allows (not the REST server's 404, which a client reads as "no MCP here").
+ * - A 401 carries `WWW-Authenticate: Basic`, so that a client knows to send the application password
+ *   rather than start OAuth. Not to a browser's page or a bare `fetch` (`Accept` without JSON or an
+ *   event stream): a browser that prompted for Basic credentials would send them with every later link,
+ *   `?_method=DELETE` ones included.
+ * (`OPTIONS`, the CORS preflight, is every route's: http/options.ts and http/cors.ts.)
+ */
+export function serveMcpTransport(app: FastifyInstance) {
+	app.route({
+		method: 'DELETE',
+		url: MCP_PATH,
+		handler: async (_request, reply) => {
+			reply.header('allow', 'GET, POST');
+			throw new ApiError(405, 'This MCP endpoint is stateless: there is no session to end.', 'rest_mcp_no_session');
+		},
+	});
+	app.addHook('onSend', (request, reply, payload, done) => {
+		const accept = String(request.headers.accept ?? '');
+		const mcpClient = /application\/json|text\/event-stream/.test(accept) && !accept.includes('text/html');
+		if (reply.statusCode === 401 && mcpClient && request.url.split('?')[0] === MCP_PATH) {
+			reply.header('www-authenticate', 'Basic realm="WDM site", charset="UTF-8"');
+		}
+		done(null, payload);
+	});
+}
