@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../../server/src/app';
@@ -94,4 +96,17 @@ test('metrics change with traffic: requests, devices, the send queue and webhook
 	// A URL that is no route is counted under one label value, with its status.
 	await fetch(`${server.url}/wp-json/wdm/v1/no-such-route`);
 	expect((await scrape()).get('wdm_http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404"}')).toBe(1);
+});
+
+/** Debian's `prometheus` package (installed by .ci/run) has the format's own checker. */
+const PROMTOOL = '/usr/bin/promtool';
+
+test('promtool check metrics accepts /metrics: no lint problem, gauges not named _total', async () => {
+	await fetch(`${server.url}/wp-json/wdm/v1/devices`); // a request, so that the histogram has samples
+	const text = await (await fetch(`${server.url}/metrics`)).text();
+	expect(text).not.toMatch(/^# TYPE \S+_total gauge$/m);
+	expect(text).toMatch(/^nodejs_active_handles\{type="\w+"\} \d+$/m);
+	if (!fs.existsSync(PROMTOOL)) throw new Error(`${PROMTOOL} is missing: install Debian's prometheus package (.ci/run does)`);
+	const checked = spawnSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' });
+	expect({ status: checked.status, out: `${checked.stdout}${checked.stderr}`.trim() }).toEqual({ status: 0, out: '' });
 });

@@ -18,6 +18,9 @@ const UNMATCHED = 'unmatched';
 export function serveObservability(app: FastifyInstance, services: Services) {
 	const registry = new Registry();
 	collectDefaultMetrics({ register: registry });
+	// Prometheus names only counters `_total` (`promtool check metrics` refuses these gauges); each is the
+	// sum of its per-type gauge (`nodejs_active_handles{type}`...), which stays.
+	for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
 	const db = services.store.db;
 	// Collectors for the gauges below, their statements prepared once rather than at every scrape.
 	const count = (sql: string) => {
