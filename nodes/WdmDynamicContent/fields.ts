@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { picker, type PickerKind } from '../shared/pickers';
-import { type SiteMethod, siteResponse, siteRoute } from '../shared/site';
+import { type SiteMethod, siteResponse, siteSend } from '../shared/site';
 
 /** Fields and routing shared by the engine's content-model resources (post types, taxonomies, meta boxes, ...). */
 
@@ -22,7 +22,8 @@ export async function engineResponse(
 
 /** Routing of an engine route: one request, WordPress errors raised, `data` as the items. */
 export function engineRouting(method: SiteMethod, route: string, fields?: Record<string, string>) {
-	return { request: { method, url: siteRoute(`/engine/v2/${route}`, fields) }, output: { postReceive: [engineResponse] } };
+	const path = `/engine/v2/${route}`;
+	return { request: { method, url: path }, send: siteSend(path, fields), output: { postReceive: [engineResponse] } };
 }
 
 /** A JSON field's value: n8n gives an object when it comes from an expression, a string when typed in. */

@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
-import { siteResponse, siteRoute } from '../shared/site';
+import { siteResponse, siteSend } from '../shared/site';
 import { engineResponse, jsonBody, parseJson } from './fields';
 
 /** The engine's MCP tools: listed and run over REST, or reached over the Model Context Protocol endpoint. */
@@ -25,12 +25,18 @@ const getTools: Operation = {
 	routing: { request: { method: 'GET', url: '/engine/v1/mcp-tools' }, output: { postReceive: [engineResponse] } },
 };
 
+const RUN_ROUTE = '/engine/v1/mcp-tools/run/{name}';
+
 const runTool: Operation = {
 	name: 'Run',
 	value: 'runMcpTool',
 	action: 'Run an MCP tool',
 	description: 'Run one tool with its input; it runs as the credential’s user, with that user’s rights',
-	routing: { request: { method: 'POST', url: siteRoute('/engine/v1/mcp-tools/run/{name}', { name: 'mcpToolName' }) }, output: { postReceive: [engineResponse] } },
+	routing: {
+		request: { method: 'POST', url: RUN_ROUTE },
+		send: siteSend(RUN_ROUTE, { name: 'mcpToolName' }),
+		output: { postReceive: [engineResponse] },
+	},
 	fields: [
 		TOOL_NAME,
 		{

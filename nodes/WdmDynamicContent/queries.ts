@@ -368,7 +368,7 @@ const getFieldOptions: Operation = {
 	value: 'getQueryFieldOptions',
 	action: 'Get the options a query gives',
 	description: 'Run a stored query and get its rows as value and label options',
-	routing: { ...siteRouting('GET', '/engine/v2/search-query-field-options'), send: { preSend: [sendQueryId('qs')] } },
+	routing: siteRouting('GET', '/engine/v2/search-query-field-options', undefined, sendQueryId('qs')),
 	fields: [
 		QUERY_ID,
 		{

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { binaryOutputField } from '../shared/gateway';
-import { siteResponse, siteRoute, toSiteNamespace } from '../shared/site';
+import { siteResponse, siteSend } from '../shared/site';
 import { ITEM_FIELDS, mediaIdField } from './fields';
 
 /** The last segment of a file URL, decoded (`Team%20photo.png` -> `Team photo.png`). */
@@ -70,8 +70,8 @@ export const download: Operation = {
 	action: 'Download a media file',
 	description: "Download a media item's file as binary data",
 	routing: {
-		request: { method: 'GET', url: siteRoute('/cms/v2/media/{id}', ITEM_FIELDS) },
-		send: { preSend: [toSiteNamespace] },
+		request: { method: 'GET', url: '/cms/v2/media/{id}' },
+		send: siteSend('/cms/v2/media/{id}', ITEM_FIELDS),
 		output: { postReceive: [siteResponse, fileToBinary] },
 	},
 	fields: [

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
-import { siteResponse, siteRoute, throwSiteError, toSiteNamespace } from '../shared/site';
+import { siteResponse, throwSiteError, siteSend } from '../shared/site';
 import { ITEM_FIELDS, mediaIdField } from './fields';
 
 /**
@@ -43,8 +43,8 @@ export const editImage: Operation = {
 	action: 'Rotate or crop an image into a new media item',
 	description: 'Rotate and/or crop an image; the site stores the result as a new media item and keeps the original',
 	routing: {
-		request: { method: 'POST', url: siteRoute('/cms/v2/media/{id}/edit', ITEM_FIELDS) },
-		send: { preSend: [toSiteNamespace, editRequest] },
+		request: { method: 'POST', url: '/cms/v2/media/{id}/edit' },
+		send: siteSend('/cms/v2/media/{id}/edit', ITEM_FIELDS, editRequest),
 		output: { postReceive: [siteResponse] },
 	},
 	fields: [

@@ -1,5 +1,5 @@
 import type { Operation } from '../shared/operations';
-import { siteResponse, siteRoute, toSiteNamespace } from '../shared/site';
+import { siteResponse, siteSend } from '../shared/site';
 import { ITEM_FIELDS, mediaIdField } from './fields';
 
 export const generateSizes: Operation = {
@@ -8,8 +8,8 @@ export const generateSizes: Operation = {
 	action: 'Generate the missing sizes of an image',
 	description: 'Make the sizes (thumbnail, medium, ...) an image is missing, as the site does after an upload',
 	routing: {
-		request: { method: 'POST', url: siteRoute('/cms/v2/media/{id}/post-process', ITEM_FIELDS), body: { action: 'create-image-subsizes' } },
-		send: { preSend: [toSiteNamespace] },
+		request: { method: 'POST', url: '/cms/v2/media/{id}/post-process', body: { action: 'create-image-subsizes' } },
+		send: siteSend('/cms/v2/media/{id}/post-process', ITEM_FIELDS),
 		output: { postReceive: [siteResponse] },
 	},
 	fields: [mediaIdField],

@@ -52,7 +52,10 @@ export function rowsOf(this: IExecuteSingleFunctions, parameter: string, row: st
 }
 
 /** Routing of an operation whose fields are sent by these preSend functions. */
-export const withPreSend = <R extends object>(routing: R, ...preSend: PreSendAction[]) => ({ ...routing, send: { preSend } });
+export const withPreSend = <R extends { send?: { preSend?: PreSendAction[] } }>(routing: R, ...preSend: PreSendAction[]) => ({
+	...routing,
+	send: { ...routing.send, preSend: [...(routing.send?.preSend ?? []), ...preSend] },
+});
 
 /** Sends the field itself under `property` of the body (a dotted path). */
 export const toBody = (property: string) => ({ send: { type: 'body' as const, property } });

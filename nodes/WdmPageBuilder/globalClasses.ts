@@ -47,7 +47,7 @@ const operations: Operation[] = [
 		value: 'updateGlobalClasses',
 		action: 'Update the global classes',
 		description: 'Add, modify and delete global classes; classes not named here stay as they are',
-		routing: { ...siteRouting('PUT', '/builder/v1/global-classes'), send: { preSend: [classChanges] } },
+		routing: siteRouting('PUT', '/builder/v1/global-classes', undefined, classChanges),
 		fields: [
 			classContextField,
 			{

@@ -103,7 +103,7 @@ const operations: Operation[] = [
 		value: 'saveGlobalTypography',
 		action: 'Create or replace a global typography',
 		description: 'Create a global typography with this ID, or replace the one that has it',
-		routing: { ...siteRouting('POST', TYPOGRAPHY_ROUTE, byId), send: { preSend: [jsonToBody('globalTypographyValue', 'Typography', 'value')] } },
+		routing: siteRouting('POST', TYPOGRAPHY_ROUTE, byId, jsonToBody('globalTypographyValue', 'Typography', 'value')),
 		fields: [
 			globalIdField,
 			globalTitleField,

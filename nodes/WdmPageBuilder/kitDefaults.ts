@@ -32,7 +32,7 @@ const operations: Operation[] = [
 		value: 'saveKitDefaults',
 		action: 'Save the defaults of an element type',
 		description: 'Set the settings new elements of a type start with, replacing the previous ones',
-		routing: { ...siteRouting('POST', ROUTE, byType), send: { preSend: [jsonToBody('elementSettings', 'Settings', 'settings')] } },
+		routing: siteRouting('POST', ROUTE, byType, jsonToBody('elementSettings', 'Settings', 'settings')),
 		fields: [
 			elementTypeField,
 			{

@@ -44,7 +44,7 @@ const operations: Operation[] = [
 		value: 'updateBuilderSetting',
 		action: 'Update a builder setting',
 		description: 'Change a builder setting; the value must fit the setting',
-		routing: { ...siteRouting('POST', ROUTE, byKey), send: { preSend: [jsonToBody('settingValue', 'Value', 'value')] } },
+		routing: siteRouting('POST', ROUTE, byKey, jsonToBody('settingValue', 'Value', 'value')),
 		fields: [
 			settingKeyField,
 			{

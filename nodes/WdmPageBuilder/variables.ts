@@ -144,7 +144,7 @@ const operations: Operation[] = [
 		value: 'batchVariables',
 		action: 'Change variables in one batch',
 		description: 'Create, update, delete and restore variables at once, all or none, if nobody changed them since the watermark',
-		routing: { ...siteRouting('POST', '/builder/v1/variables/batch'), send: { preSend: [batchOperations] } },
+		routing: siteRouting('POST', '/builder/v1/variables/batch', undefined, batchOperations),
 		fields: [
 			{
 				displayName: 'Watermark',

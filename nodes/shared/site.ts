@@ -8,6 +8,7 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	JsonObject,
+	PreSendAction,
 } from 'n8n-workflow';
 
 /*
@@ -16,7 +17,7 @@ import type {
  *   requestDefaults: siteRequestDefaults,
  *   routing: siteRouting('GET', '/cms/v2/posts/{id}')          // a plain request, WordPress errors raised
  *   routing: siteListRouting('/cms/v2/posts')                   // Return All / Limit over page & per_page
- *   url: siteRoute('/cms/v2/posts/{parent}/revisions/{id}', { parent: 'postId', id: 'revisionId' })
+ *   send: siteSend('/cms/v2/posts/{parent}/revisions/{id}', { parent: 'postId', id: 'revisionId' })
  *
  * Operations write the REST route only (`/cms/v2/posts`); the base URL of `siteRequestDefaults` adds
  * the site and the credential's addressing style, `…/wp-json` or `…/index.php?rest_route=`. Send query
@@ -55,9 +56,6 @@ export async function toSiteNamespace(this: IExecuteSingleFunctions, options: IH
 	return { ...options, url: inSiteNamespace(options.url, credentials) };
 }
 
-/** The `send` of a site request to `path`: the namespace move for core-content routes, nothing for others. */
-const namespaceSend = (path: string) => (path.startsWith('/cms/v2/') || path === '/cms/v2' ? { send: { preSend: [toSiteNamespace] } } : {});
-
 /** Request defaults of every site node: the site in the credential's style, JSON both ways. */
 export const siteRequestDefaults = {
 	baseURL: SITE_BASE_URL,
@@ -68,13 +66,28 @@ export const siteRequestDefaults = {
 };
 
 /**
- * The `url` of an operation for a REST route: `{name}` segments are filled from node parameters,
- * each named like the segment unless `fields` maps it (`{parent}` from the parameter `postId`).
- * A route without segments stays a plain string.
+ * preSend of a route with `{name}` segments: fills each, per item, from the node parameter named like
+ * the segment unless `fields` maps it (`{parent}` from `postId`), read as getNodeParameter reads it (a
+ * picker's ID, taken out of its URL once an expression is resolved). Not `$parameter` in the URL: n8n
+ * hands back a By URL locator whose value is an expression unresolved (`=%7B%7B...` in the route).
  */
-export function siteRoute(path: string, fields: Record<string, string> = {}): string {
-	if (!/\{\w+\}/.test(path)) return path;
-	return `=${path.replace(/\{(\w+)\}/g, (_, name: string) => `{{encodeURIComponent(String($parameter["${fields[name] ?? name}"]))}}`)}`;
+export function fillRoute(path: string, fields: Record<string, string> = {}) {
+	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const url = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+			encodeURIComponent(String(this.getNodeParameter(fields[name] ?? name, undefined, { extractValue: true }))),
+		);
+		return { ...options, url };
+	};
+}
+
+/**
+ * The `send` of a site request to `path` (also its `url`, segments and all): the segments filled, the
+ * core-content namespace moved to the credential's, then the operation's own preSends (`more`).
+ */
+export function siteSend(path: string, fields?: Record<string, string>, ...more: PreSendAction[]) {
+	const segments = /\{\w+\}/.test(path) ? [fillRoute(path, fields)] : [];
+	const core = path.startsWith('/cms/v2/') || path === '/cms/v2' ? [toSiteNamespace] : [];
+	return { preSend: [...segments, ...core, ...more] };
 }
 
 interface WordPressError {
@@ -113,9 +126,9 @@ export async function siteResponse(
 
 export type SiteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Routing of a plain site operation: one request, WordPress errors raised, arrays split into items. */
-export function siteRouting(method: SiteMethod, path: string, fields?: Record<string, string>) {
-	return { request: { method, url: siteRoute(path, fields) }, ...namespaceSend(path), output: { postReceive: [siteResponse] } };
+/** Routing of a plain site operation: one request, WordPress errors raised, arrays split into items; `more` preSends run last. */
+export function siteRouting(method: SiteMethod, path: string, fields?: Record<string, string>, ...more: PreSendAction[]) {
+	return { request: { method, url: path }, send: siteSend(path, fields, ...more), output: { postReceive: [siteResponse] } };
 }
 
 /**
@@ -147,8 +160,8 @@ function pageThroughSite(pageSize = 100) {
 /** Routing of a collection route with Return All / Limit (add `siteReturnAllFields` to its fields). */
 export function siteListRouting(path: string, fields?: Record<string, string>) {
 	return {
-		request: { method: 'GET' as const, url: siteRoute(path, fields) },
-		send: { paginate: true, ...namespaceSend(path).send },
+		request: { method: 'GET' as const, url: path },
+		send: { paginate: true, ...siteSend(path, fields) },
 		operations: { pagination: pageThroughSite() },
 	};
 }

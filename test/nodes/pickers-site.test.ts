@@ -81,6 +81,19 @@ describe('post (WDM Post)', () => {
 		}
 	});
 
+	test('By URL with an expression: each item names its own post by its link (n8n hands $parameter the expression unresolved)', async () => {
+		const other = await cms.create('/posts', u.admin, { title: 'Linked from an item', status: 'publish' });
+		const input = [{ json: { link: drafted.link } }, { json: { link: other.link } }];
+		const got = await post({ operation: 'get', postId: byUrl('CUSTOM.wdmPost', 'postId', '={{ $json.link }}'), options: { context: 'edit' } }, { input });
+		expect(got.error).toBeUndefined();
+		expect(got.items.map((item) => item.json.id)).toEqual([drafted.id, other.id]);
+		// A write too, and a page: Update reaches the page its item links.
+		const renamed = await page({ operation: 'update', pageId: byUrl('CUSTOM.wdmPage', 'pageId', '={{ $json.link }}'), updateFields: { title: 'About (linked)' } }, { input: [{ json: { link: about.link } }] });
+		expect(renamed.error).toBeUndefined();
+		expect((await cms.get(`/pages/${about.id}`, u.admin, { context: 'edit' })).body.title.raw).toBe('About (linked)');
+		await cms.post(`/pages/${about.id}`, u.admin, { title: 'About us' });
+	});
+
 	test('a picked post is the one Update changes', async () => {
 		const updated = await post({ operation: 'update', postId: fromList(String(drafted.id)), updateFields: { title: 'Finished story' } });
 		expect(updated.error).toBeUndefined();

@@ -4,10 +4,10 @@ import type { App } from '../../server/src/app';
 import { SITE_NAMESPACES } from '../../server/src/site/namespaces';
 import { ADMIN_APP_PASSWORD, basicAuth, client } from '../helpers/server';
 import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeType, type IHttpRequestOptions, type INodeTypeDescription } from 'n8n-workflow';
 import { CREDENTIAL_TYPES, NODE_TYPES, harnessFor, runNode, siteCredential, siteHarness } from '../helpers/nodes';
 import { N8nTestHarness } from '../helpers/n8n';
-import { siteListRouting, siteRequestDefaults, siteReturnAllFields, siteRoute, siteRouting } from '../../nodes/shared/site';
+import { siteListRouting, siteRequestDefaults, siteReturnAllFields, siteRouting, siteSend, toSiteNamespace } from '../../nodes/shared/site';
 
 /** WDM Site (index, namespace index, batch, oEmbed) and the WDM Site API credential, in both addressing styles. */
 
@@ -304,9 +304,11 @@ describe('shared helper: siteListRouting (Return All / Limit over page and per_p
 	});
 });
 
-test('siteRoute fills path segments from parameters, by the name the segment has unless mapped', () => {
-	expect(siteRoute('/cms/v2/posts')).toBe('/cms/v2/posts');
-	expect(siteRoute('/cms/v2/posts/{parent}/revisions/{id}', { parent: 'postId' })).toBe(
-		'=/cms/v2/posts/{{encodeURIComponent(String($parameter["postId"]))}}/revisions/{{encodeURIComponent(String($parameter["id"]))}}',
-	);
+test('siteSend: segments filled per item first, then the core-content namespace move, then the operation\'s own', () => {
+	expect(siteSend('/engine/v2/items').preSend).toEqual([]);
+	expect(siteSend('/cms/v2/posts').preSend).toEqual([toSiteNamespace]);
+	const own = async (options: IHttpRequestOptions) => options;
+	const { preSend } = siteSend('/cms/v2/posts/{id}', { id: 'postId' }, own);
+	expect(preSend).toHaveLength(3);
+	expect(preSend.slice(1)).toEqual([toSiteNamespace, own]);
 });
