@@ -39,16 +39,22 @@ describe('authentication', () => {
 		expect(instanceRoutes.length).toBeGreaterThanOrEqual(5);
 	});
 
+	/** The gateway's envelope, or OpenAI's error body on the sandbox's OpenAI-compatible service (its SDK reads that). */
+	const unauthorizedBody = (path: string, message: string) =>
+		path.startsWith('/sandbox/v1/openai/')
+			? { error: { message, type: 'authentication_error', param: null, code: 'invalid_api_key' } }
+			: { success: false, message };
+
 	test.each(userRoutes.map((r) => [r.method, r.path]))('%s %s without a Bearer key is 401', async (method, path) => {
 		const res = await raw(method, wpJson(pathOf(path)));
 		expect(res.status).toBe(401);
-		expect(res.body).toEqual({ success: false, message: 'missing API key: send the header "Authorization: Bearer <API key>"' });
+		expect(res.body).toEqual(unauthorizedBody(path, 'missing API key: send the header "Authorization: Bearer <API key>"'));
 	});
 
 	test.each(userRoutes.map((r) => [r.method, r.path]))('%s %s with an unknown Bearer key is 401', async (method, path) => {
 		const res = await raw(method, wpJson(pathOf(path)), { headers: { authorization: 'Bearer wdm_not_a_key' } });
 		expect(res.status).toBe(401);
-		expect(res.body).toEqual({ success: false, message: 'invalid API key' });
+		expect(res.body).toEqual(unauthorizedBody(path, 'invalid API key'));
 	});
 
 	test.each(instanceRoutes.map((r) => [r.method, r.path]))('%s %s without a token header is 401', async (method, path) => {

@@ -6,7 +6,7 @@ import type { Services } from '../services';
 import type { UserRow } from '../store/types';
 import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
-import { ApiError, badRequest, fieldName, invalidParams, safeParse, validationMessage } from './errors';
+import { ApiError, badRequest, openAiError, fieldName, invalidParams, safeParse, validationMessage } from './errors';
 import { authenticate } from './auth';
 import { checkJsonBody } from './json';
 import { multipartFields, urlencodedFields } from './forms';
@@ -223,7 +223,9 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 					reply.removeHeader('Allow');
 					setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
 				}
-				if (data === reply) return reply;
+				// A route that answered by itself returned the reply, which is a thenable: awaiting it gave `undefined`
+				// once the answer was out. Nothing more to send.
+				if (data === reply || reply.sent) return reply;
 				if (gateway) return { success: true, data: data ?? null };
 				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) });
 			},
@@ -255,8 +257,12 @@ function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: nu
 	return new ApiError(status, status < 500 ? error.message : 'internal server error', status < 500 ? 'rest_invalid_request' : 'internal_error');
 }
 
-/** The error body of the namespace `url` (as rewritten) is in: the gateway envelope or WordPress's. */
+/** The sandbox's OpenAI-compatible service: its clients read OpenAI's error body. */
+const isOpenAiUrl = (url: string) => url.startsWith('/wp-json/sandbox/v1/openai/');
+
+/** The error body of the namespace `url` (as rewritten) is in: OpenAI's, the gateway envelope or WordPress's. */
 export function errorBody(url: string, error: ApiError) {
+	if (isOpenAiUrl(url)) return openAiError(error.status, error.message, error.status === 401 ? 'invalid_api_key' : error.code);
 	if (isGatewayUrl(url)) return { success: false, message: error.message };
 	const body = { code: error.code, message: error.message, data: { status: error.status, ...error.data } };
 	return error.additionalData ? { ...body, additional_data: error.additionalData } : body;

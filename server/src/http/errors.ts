@@ -228,3 +228,8 @@ function wpCode(issue: ZodError['issues'][number], value: unknown): string {
 			return 'rest_invalid_param';
 	}
 }
+
+/** OpenAI's error body, `{error: {message, type, param, code}}`: the sandbox's OpenAI-compatible service answers in it. */
+export const openAiError = (status: number, message: string, code: string, param: string | null = null) => ({
+	error: { message, type: status === 401 ? 'authentication_error' : 'invalid_request_error', param, code },
+});

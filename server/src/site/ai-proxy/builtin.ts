@@ -1,3 +1,4 @@
+import { openAiError } from '../../http/errors';
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { UpstreamAnswer, UpstreamRequest } from './upstream';
@@ -29,8 +30,7 @@ const json = (status: number, body: unknown): UpstreamAnswer => ({
 	body: Readable.from([Buffer.from(JSON.stringify(body))]),
 });
 
-const error = (status: number, message: string, code: string, param: string | null = null) =>
-	json(status, { error: { message, type: status === 401 ? 'authentication_error' : 'invalid_request_error', param, code } });
+const error = (status: number, message: string, code: string, param: string | null = null) => json(status, openAiError(status, message, code, param));
 
 /** A message of a chat completion: `content` may be null (an assistant's tool calls) or text parts. */
 interface ChatMessage {
@@ -223,10 +223,16 @@ function embeddings(body: Record<string, unknown>): UpstreamAnswer {
 	}
 	const dimensions = body.dimensions === undefined ? 16 : Number(body.dimensions);
 	if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 256) return error(400, "'dimensions' must be an integer from 1 to 256.", 'invalid_value', 'dimensions');
+	const format = body.encoding_format ?? 'float';
+	if (format !== 'float' && format !== 'base64') return error(400, "'encoding_format' must be 'float' or 'base64'.", 'invalid_value', 'encoding_format');
 	const prompt = input.reduce((sum, text) => sum + tokens(text).length, 0);
 	return json(200, {
 		object: 'list',
-		data: input.map((text, index) => ({ object: 'embedding', index, embedding: embedding(text, dimensions) })),
+		data: input.map((text, index) => {
+			const vector = embedding(text, dimensions);
+			// base64: the vector's float32 values, little-endian, as OpenAI sends them (its SDK asks for this by default).
+			return { object: 'embedding', index, embedding: format === 'float' ? vector : Buffer.from(new Float32Array(vector).buffer).toString('base64') };
+		}),
 		model,
 		usage: { prompt_tokens: prompt, total_tokens: prompt },
 	});
