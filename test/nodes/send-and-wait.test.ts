@@ -24,7 +24,9 @@ const api = () => client(server.url);
 const subscriptions = async () => (await api().get('/devices/asker/webhook', { key: ADMIN_KEY })).body.data as Array<{ id: string; url: string; chatid?: string; expiresAt?: number; events: string[]; excludeMessages: string[] }>;
 const chat = async (number: string) => (await api().post('/message/find', { chatid: jidOf(number), limit: 50 }, { token: device.token })).body.data.messages as Array<Record<string, any>>;
 
-const ask = (parameters: INode['parameters']) => runNode(harness, TYPE, { device: 'asker', message: 'Which day suits you?', ...parameters });
+/** The Device as the editor saves it: a resource locator (From List). */
+const ASKER = { __rl: true, mode: 'list', value: 'asker', cachedResultName: 'asker' };
+const ask = (parameters: INode['parameters']) => runNode(harness, TYPE, { device: ASKER, message: 'Which day suits you?', ...parameters });
 
 test('sends the question, subscribes to the chat until the deadline, and puts the execution to wait', async () => {
 	const number = '5511955550001';
@@ -109,7 +111,7 @@ describe('the webhook', () => {
 			type: TYPE,
 			typeVersion: 1,
 			position: [0, 0],
-			parameters: { device: 'asker', number, message: 'Which day suits you?', answerKind: 'poll' },
+			parameters: { device: ASKER, number, message: 'Which day suits you?', answerKind: 'poll' },
 			credentials: { wdmUserApi: { id: '1', name: 'wdmUserApi' } },
 		};
 		workflow = harness.createWorkflow([node], {});
