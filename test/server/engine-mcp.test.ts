@@ -1,3 +1,4 @@
+import Ajv from 'ajv/dist/2020';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { App } from '../../server/src/app';
@@ -38,6 +39,12 @@ describe('GET /engine/v1/mcp-tools', () => {
 			description: expect.any(String),
 			inputSchema: { type: 'object', additionalProperties: false, required: ['name', 'query_type'], properties: { query_type: { enum: ['posts', 'terms', 'users'] } } },
 		});
+		// `args` is as strict as add-query's check: the args of a query type, no other key (a client validating
+		// its input before the call learns what the route would refuse).
+		const valid = new Ajv({ strict: false }).compile(tools['add-query'].inputSchema);
+		expect(valid({ name: 'q', query_type: 'posts', args: { post_type: ['post'], search: 'beta', order: 'ASC' } })).toBe(true);
+		expect(valid({ name: 'q', query_type: 'posts', args: { no_such_arg: 1 } })).toBe(false);
+		expect((await run('add-query', { name: 'q', query_type: 'posts', args: { no_such_arg: 1 } }, u.admin)).status).toBe(400);
 		expect(tools['get-query'].inputSchema).toMatchObject({ required: ['id'], properties: { id: { type: 'string' } } });
 		expect(tools['create-post'].inputSchema.properties).toHaveProperty('title');
 	});

@@ -97,8 +97,18 @@ export type QueryDefinition =
 
 export type StoredQuery = { id: number; name: string; slug: string; description: string } & QueryDefinition;
 
-/** `args` as given: its fields are checked against the query type once that is known (`definition`). */
-export const argsInput = z.record(z.string(), z.unknown());
+/** The JSON Schema of `args` of one query type, as a part of another schema. */
+const argsSchemaOf = (type: QueryType) => {
+	const { $schema, ...schema } = z.toJSONSchema(QUERY_ARGS[type], { io: 'input', unrepresentable: 'any' });
+	return schema;
+};
+
+/**
+ * `args` as given: its fields are checked against the query type once that is known (`definition`).
+ * Its JSON Schema (the index, OpenAPI, the MCP tools' input) says what that check takes: the args of
+ * one of the query types, no other key.
+ */
+export const argsInput = z.record(z.string(), z.unknown()).meta({ anyOf: QUERY_TYPES.map(argsSchemaOf) });
 
 /** What add-query and edit-query write besides the definition. */
 export const queryFields = {
