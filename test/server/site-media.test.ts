@@ -436,7 +436,8 @@ describe('list', () => {
 	test('an attached item is as readable as its post: media of a draft shows to its author only', async () => {
 		const anonymous = await cms.get('/media', u.anonymous, { search: 'list', per_page: 100 });
 		expect(ids(anonymous.body).sort()).toEqual([mine.png.id, mine.pdf.id, mine.text.id].sort());
-		expect(anonymous.headers.get('x-wp-total')).toBe('3');
+		// WordPress's `found_posts` counts the hidden item too.
+		expect(anonymous.headers.get('x-wp-total')).toBe('4');
 		const author = await cms.get('/media', u.author, { search: 'list', per_page: 100 });
 		expect(ids(author.body)).toContain(mine.hidden.id);
 		expect((await cms.get(`/media/${mine.hidden.id}`, u.anonymous)).status).toBe(401);

@@ -7,7 +7,7 @@ import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
-import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
+import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
@@ -188,18 +188,6 @@ function canReadMedia(services: Services, user: UserRow | null, row: ContentRow)
 	if (!parent) return true;
 	const def = PARENT_TYPES.find((d) => d.type === parent.type);
 	return !!def && canRead(user, def, parent);
-}
-
-/** `canReadMedia` as SQL over `content c`. The post's rule runs in an uncorrelated subquery, which rebinds `c`. */
-function readableMediaSql(user: UserRow | null): Sql {
-	const own = readableSql(user, MEDIA);
-	const parents = PARENT_TYPES.map((def) => ({ def, rule: readableSql(user, def) }));
-	return {
-		sql: `(${own.sql} OR (c.status = 'inherit' AND (c.parent = 0
-			OR NOT EXISTS (SELECT 1 FROM content p WHERE p.id = c.parent)
-			OR c.parent IN (SELECT c.id FROM content c WHERE ${parents.map(({ rule }) => `(c.type = ? AND ${rule.sql})`).join(' OR ')}))))`,
-		params: [...own.params, ...parents.flatMap(({ def, rule }) => [def.type, ...rule.params])],
-	};
 }
 
 /** `media_type` and `mime_type` together: items of any of the named kinds or types, as WordPress merges them. */
@@ -402,12 +390,13 @@ export const mediaRoutes: Route[] = [
 			checkStatuses(user, MEDIA, params.status, 'inherit');
 			checkListContext(user, MEDIA, params.context);
 			checkOrderby(params);
-			const where = collectionWhere(services, user, MEDIA, params, env.zone, readableMediaSql(user));
+			const where = collectionWhere(services, user, MEDIA, params, env.zone);
 			if (params.parent.length) where.addSql(inList('c.parent', params.parent));
 			if (params.parent_exclude.length) where.addSql(inList('c.parent', params.parent_exclude, true));
 			const types = mimeSql(params);
 			if (types) where.addSql(types);
-			const page = runCollection(services, MEDIA, where, params);
+			const visible = (row: ContentRow) => (params.context === 'edit' ? canEdit(user, MEDIA, row) : canReadMedia(services, user, row));
+			const page = runCollection(services, MEDIA, where, params, visible);
 			pagingHeaders(reply, request, collectionUrl(services, MEDIA), page.page, page.total, page.totalPages);
 			const view = viewEnv(services, user, MEDIA, params.context);
 			return page.items.map((row) => mediaView(view, row));

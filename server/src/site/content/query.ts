@@ -4,7 +4,7 @@ import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import type { Services } from '../../services';
 import { can } from '../roles';
-import { denied, readableSql } from './capabilities';
+import { denied } from './capabilities';
 import { parseDateTime } from './dates';
 import type { CollectionParams, TermFilter } from './params';
 import { sanitizeTitle } from './render';
@@ -155,21 +155,16 @@ export function checkStatuses(user: UserRow | null, def: PostType, statuses: str
 }
 
 /**
- * The filters of a content collection as SQL over `content c` (type, statuses, readability and every parameter).
- * `readable` replaces the type's read rule (media: an attached item is as readable as its post).
+ * The filters of a content collection as SQL over `content c` (type, statuses and every parameter).
+ * Readability is not among them: as WordPress's `WP_Query` (asked for explicit statuses, without
+ * `perm`), the query counts every matching item and the route then drops those the caller may not
+ * see (`runCollection`'s `visible`).
  */
-export function collectionWhere(
-	services: Services,
-	user: UserRow | null,
-	def: PostType,
-	params: CollectionParams,
-	zone: string,
-	readable: Sql = readableSql(user, def),
-): Where {
+export function collectionWhere(services: Services, user: UserRow | null, def: PostType, params: CollectionParams, zone: string): Where {
 	const where = new Where().add('c.type = ?', def.type);
 	// `status=` (nothing) is the default, as in WordPress.
 	const statuses = params.status.includes('any') ? ANY_STATUSES : params.status.length ? params.status : ['publish'];
-	where.addSql(inList('c.status', statuses)).addSql(readable);
+	where.addSql(inList('c.status', statuses));
 	if (params.search !== undefined && params.search.trim() !== '') {
 		const search = searchSql(params.search, params.search_columns, params.search_semantics === 'exact');
 		if (search) where.addSql(search);
@@ -256,15 +251,24 @@ export function checkPage(page: number, totalPages: number, total: number, code 
 
 /**
  * Runs a content collection query: one page (`offset` replaces paging, as in WordPress), the total,
- * and with `ignore_sticky=false` the sticky posts first on the first page.
+ * and with `ignore_sticky=false` the sticky posts first on the first page. As WordPress's `get_items`,
+ * the total (`found_posts`) and the paging count every matching item, and the page then keeps only
+ * those `visible` to the caller (`check_read_permission`, or `check_update_permission` for
+ * `context=edit`), so a page may hold fewer items than `per_page`.
  */
-export function runCollection(services: Services, def: PostType, where: Where, params: CollectionParams): Page<ContentRow> {
+export function runCollection(
+	services: Services,
+	def: PostType,
+	where: Where,
+	params: CollectionParams,
+	visible: (row: ContentRow) => boolean,
+): Page<ContentRow> {
 	const order = collectionOrder(params);
 	const offset = params.offset !== undefined ? Math.abs(params.offset) : (params.page - 1) * params.per_page;
 	const { rows, total } = services.store.content.find(where.sql(), order, params.per_page, offset);
 	const totalPages = Math.ceil(total / params.per_page);
 	checkPage(params.page, totalPages, total);
-	return { items: stickyFirst(services, def, where, params, rows, order), total, totalPages, page: params.page };
+	return { items: stickyFirst(services, def, where, params, rows, order).filter(visible), total, totalPages, page: params.page };
 }
 
 /**
