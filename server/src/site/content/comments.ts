@@ -15,7 +15,7 @@ import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
 import { type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
 import { autop } from './render';
-import { customPostType, PAGE, PAGE_CAPS, POST, POST_CAPS, type PostType } from './types';
+import { customPostType, PAGE, POST, type PostType } from './types';
 import { contentBase, inContext, permalink, rawRendered, ALL, EDIT, VIEW_EDIT, type ContextTable } from './views';
 import { contentEnv } from './write';
 
