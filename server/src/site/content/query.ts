@@ -213,8 +213,16 @@ const ORDER_COLUMNS: Record<string, string> = {
 	menu_order: 'c.menu_order',
 };
 
-/** The ORDER BY of a collection; ties are broken by id, in the same direction. */
-export function collectionOrder(params: { orderby: string; order: 'asc' | 'desc'; search?: string; include: number[]; slug?: string[] }): Sql {
+/**
+ * The ORDER BY of a collection. WP_Query orders by the one column alone, so ties come as MariaDB reads
+ * the rows: by date for one type in one status, it walks its `type_status_date` index (which ends with
+ * the id) in the order's direction, so ties by id in that direction (`indexed`); otherwise it sorts the
+ * rows it read, and ties keep the id order, ascending.
+ */
+export function collectionOrder(
+	params: { orderby: string; order: 'asc' | 'desc'; search?: string; include: number[]; slug?: string[] },
+	indexed = false,
+): Sql {
 	const dir = params.order === 'asc' ? 'ASC' : 'DESC';
 	const position = (column: string, values: unknown[]) => ({
 		sql: `(SELECT key FROM json_each(?) WHERE value = ${column}), c.id ASC`,
@@ -228,11 +236,12 @@ export function collectionOrder(params: { orderby: string; order: 'asc' | 'desc'
 			break;
 		case 'relevance': {
 			const relevance = relevanceSql(params.search ?? '');
-			return { sql: `${relevance.sql}, c.date_gmt DESC, c.id DESC`, params: relevance.params };
+			return { sql: `${relevance.sql}, c.date_gmt DESC, c.id ASC`, params: relevance.params };
 		}
 	}
 	const column = ORDER_COLUMNS[params.orderby] ?? ORDER_COLUMNS.date;
-	return { sql: `${column} ${dir}, c.id ${dir}`, params: [] };
+	const ties = indexed && column === ORDER_COLUMNS.date ? dir : 'ASC';
+	return { sql: `${column} ${dir}, c.id ${ties}`, params: [] };
 }
 
 export interface Page<T> {
@@ -263,7 +272,8 @@ export function runCollection(
 	params: CollectionParams,
 	visible: (row: ContentRow) => boolean,
 ): Page<ContentRow> {
-	const order = collectionOrder(params);
+	const statuses = params.status.length ? params.status : ['publish'];
+	const order = collectionOrder(params, statuses.length === 1 && statuses[0] !== 'any');
 	const offset = params.offset !== undefined ? Math.abs(params.offset) : (params.page - 1) * params.per_page;
 	const { rows, total } = services.store.content.find(where.sql(), order, params.per_page, offset);
 	const totalPages = Math.ceil(total / params.per_page);
