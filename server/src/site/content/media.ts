@@ -248,13 +248,8 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 	const attachment = services.store.attachments.get(row.id);
 	const source = attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : null;
 	const details = attachment ? (JSON.parse(attachment.details) as StoredDetails) : undefined;
-	const parent = row.parent ? services.store.content.get(row.parent) : undefined;
-	const parentDef = parent && PARENT_TYPES.find((d) => d.type === parent.type);
 	const { curies, ...all } = post._links as Record<string, unknown>;
 	const links: Record<string, unknown> = Object.fromEntries(Object.entries(all).filter(([rel]) => actionsShown || !rel.startsWith('wp:action-')));
-	if (parent && parentDef) {
-		links['wp:attached-to'] = [{ embeddable: true, href: itemUrl(services, parentDef, parent.id), post_type: parent.type, id: parent.id }];
-	}
 	// As WordPress compacts them: the `wp` curie only beside a `wp:` link.
 	if (Object.keys(links).some((rel) => rel.startsWith('wp:'))) links.curies = curies;
 	const full: Record<string, unknown> = {
