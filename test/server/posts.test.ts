@@ -248,9 +248,13 @@ describe('create', () => {
 		// One status: the date index is walked in the order's direction, ids too.
 		expect(await list({ order: 'desc' })).toEqual([second.id, first.id]);
 		expect(await list({ order: 'asc' })).toEqual([first.id, second.id]);
-		// Several statuses: the rows read are sorted, ties stay by id ascending.
+		// Several statuses: the rows read through the index (type, status, date, id) are sorted; ties keep that order.
 		expect(await list({ order: 'desc', status: 'any' })).toEqual([first.id, second.id]);
 		expect(await list({ order: 'desc', status: ['publish', 'draft'] })).toEqual([first.id, second.id]);
+		const pending = await create(u.admin, { title: 'Same date, pending', status: 'pending', date });
+		const draft = await create(u.admin, { title: 'Same date, draft', status: 'draft', date });
+		const all = ids((await cms.get('/posts', u.admin, { include: [first.id, pending.id, draft.id], status: 'any' })).body);
+		expect(all).toEqual([draft.id, pending.id, first.id]);
 	});
 
 	test('categories that do not exist are skipped: a new post given only those has none', async () => {

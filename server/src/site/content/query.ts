@@ -202,6 +202,9 @@ export function checkOrderby(params: { orderby: string; search?: string; include
 	}
 }
 
+/** The order MariaDB reads WordPress's posts in through its `type_status_date` index. */
+const READ_ORDER = 'c.type ASC, c.status ASC, c.date_gmt ASC, c.id ASC';
+
 const ORDER_COLUMNS: Record<string, string> = {
 	author: 'c.author',
 	date: 'c.date_gmt',
@@ -215,9 +218,9 @@ const ORDER_COLUMNS: Record<string, string> = {
 
 /**
  * The ORDER BY of a collection. WP_Query orders by the one column alone, so ties come as MariaDB reads
- * the rows: by date for one type in one status, it walks its `type_status_date` index (which ends with
- * the id) in the order's direction, so ties by id in that direction (`indexed`); otherwise it sorts the
- * rows it read, and ties keep the id order, ascending.
+ * the rows, through WordPress's `type_status_date` index (type, status, date, id): by date for one type
+ * in one status it walks the index in the order's direction, so ties by id in that direction
+ * (`indexed`); otherwise it sorts the rows it read in the index's order, which ties keep.
  */
 export function collectionOrder(
 	params: { orderby: string; order: 'asc' | 'desc'; search?: string; include: number[]; slug?: string[] },
@@ -236,12 +239,12 @@ export function collectionOrder(
 			break;
 		case 'relevance': {
 			const relevance = relevanceSql(params.search ?? '');
-			return { sql: `${relevance.sql}, c.date_gmt DESC, c.id ASC`, params: relevance.params };
+			return { sql: `${relevance.sql}, c.date_gmt DESC, ${READ_ORDER}`, params: relevance.params };
 		}
 	}
 	const column = ORDER_COLUMNS[params.orderby] ?? ORDER_COLUMNS.date;
-	const ties = indexed && column === ORDER_COLUMNS.date ? dir : 'ASC';
-	return { sql: `${column} ${dir}, c.id ${ties}`, params: [] };
+	if (indexed && column === ORDER_COLUMNS.date) return { sql: `${column} ${dir}, c.id ${dir}`, params: [] };
+	return { sql: `${column} ${dir}, ${READ_ORDER}`, params: [] };
 }
 
 export interface Page<T> {
