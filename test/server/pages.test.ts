@@ -179,7 +179,8 @@ describe('collection parameters of pages', () => {
 	test('menu_order as a filter and as the order', async () => {
 		expect(await list({ menu_order: 2 })).toEqual(['blog', 'hats']);
 		expect(await list({ orderby: 'menu_order', order: 'asc' })).toEqual(['home', 'shoes', 'hats', 'blog', 'shop']);
-		expect(await list({ orderby: 'parent', order: 'desc', per_page: 2 })).toEqual(['shoes', 'hats']);
+		// Ties come by id ascending whatever the direction (WP_Query orders by the one column: MariaDB's storage order).
+		expect(await list({ orderby: 'parent', order: 'desc', per_page: 2 })).toEqual(['hats', 'shoes']);
 		expect((await c.get('/pages', users.anonymous, { menu_order: 'first' })).body.data.params.menu_order).toBe('menu_order must be an integer');
 	});
 

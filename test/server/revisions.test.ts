@@ -177,6 +177,8 @@ describe('autosaves', () => {
 			content: { raw: 'autosaved' },
 			preview_link: `${server.url}/?p=${draft.id}&preview=true`,
 		});
+		// The draft's date follows its saves: the revisions controller shows it as null (post_date_gmt 0000-00-00).
+		expect(res.body).toMatchObject({ date: null, date_gmt: null });
 		expect((await cms.get(`/posts/${draft.id}`, u.author, { context: 'edit' })).body.content.raw).toBe('autosaved');
 		expect((await revisionsOf(draft.id)).body).toEqual([]);
 		expect((await cms.get(`/posts/${draft.id}/autosaves`, u.author)).body).toEqual([]);
@@ -184,23 +186,23 @@ describe('autosaves', () => {
 
 	test('of a published post (or another’s draft): one autosave per user, apart from the post', async () => {
 		const post = await create(u.author, { title: 'Live', content: 'live text', excerpt: 'ex', status: 'publish' });
+		// A new autosave holds what was sent, '' for the rest (WordPress's `_wp_post_revision_data` of the request).
 		const first = await cms.post(`/posts/${post.id}/autosaves`, u.author, { content: 'unsaved text' });
 		expect(first.status).toBe(200);
 		expect(first.body).toMatchObject({
 			parent: post.id,
 			author: u.author.id,
 			slug: `${post.id}-autosave-v1`,
-			title: { raw: 'Live' },
+			title: { raw: '' },
 			content: { raw: 'unsaved text' },
-			excerpt: { raw: 'ex' },
+			excerpt: { raw: '' },
 			preview_link: `${server.url}/?p=${post.id}&preview_id=${post.id}&preview=true`,
 		});
+		expect(first.body.date).toMatch(/^\d{4}-/);
 		expect((await cms.get(`/posts/${post.id}`, u.author, { context: 'edit' })).body.content.raw).toBe('live text');
-		const again = await cms.post(`/posts/${post.id}/autosaves`, u.author, { content: 'more unsaved text', title: 'Live!' });
-		expect(again.body).toMatchObject({ id: first.body.id, title: { raw: 'Live!' }, content: { raw: 'more unsaved text' } });
-		// Nothing different from the post: the existing autosave stays as it is.
-		const same = await cms.post(`/posts/${post.id}/autosaves`, u.author, { content: 'live text', title: 'Live' });
-		expect(same.body).toMatchObject({ id: first.body.id, content: { raw: 'more unsaved text' } });
+		// An existing autosave is updated with what was sent; the rest is its own.
+		const again = await cms.post(`/posts/${post.id}/autosaves`, u.author, { title: 'Live!' });
+		expect(again.body).toMatchObject({ id: first.body.id, title: { raw: 'Live!' }, content: { raw: 'unsaved text' }, excerpt: { raw: '' } });
 		const editors = await cms.post(`/posts/${post.id}/autosaves`, u.editor, { title: 'Editor’s take' });
 		expect(editors.body.id).not.toBe(first.body.id);
 		const list = await cms.get(`/posts/${post.id}/autosaves`, u.editor, { context: 'edit' });
@@ -209,8 +211,17 @@ describe('autosaves', () => {
 		expect(list.body[0]).toHaveProperty('preview_link');
 		// Autosaves are revisions too.
 		expect((await revisionsOf(post.id)).body.map((r: { slug: string }) => r.slug)).toEqual([`${post.id}-autosave-v1`, `${post.id}-autosave-v1`]);
-		const one = await cms.get(`/posts/${post.id}/autosaves/${first.body.id}`, u.author, { context: 'edit' });
-		expect(one.body).toMatchObject({ id: first.body.id, title: { raw: 'Live!' } });
+		// Nothing sent differs from the post: the user's autosave is deleted and the request refused.
+		const same = await cms.post(`/posts/${post.id}/autosaves`, u.author, { content: 'live text', title: 'Live' });
+		expectWpError(same, 400, 'rest_autosave_no_changes', 'There is nothing to save. The autosave and the post content are the same.');
+		const left = (await cms.get(`/posts/${post.id}/autosaves`, u.editor, { context: 'edit' })).body;
+		expect(left.map((a: { id: number }) => a.id)).toEqual([editors.body.id]);
+		// WordPress 6.1's single autosave is the post's latest, whichever id is named.
+		for (const id of [first.body.id, editors.body.id, 999999]) {
+			const one = await cms.get(`/posts/${post.id}/autosaves/${id}`, u.author, { context: 'edit' });
+			expect(one.status).toBe(200);
+			expect(one.body).toMatchObject({ id: editors.body.id, title: { raw: 'Editor’s take' } });
+		}
 		// Another author's draft is not one's own: the editor's autosave stays apart.
 		const draft = await create(u.author, { title: 'Arthur’s draft' });
 		const apart = await cms.post(`/posts/${draft.id}/autosaves`, u.editor, { title: 'Edna’s idea' });

@@ -100,7 +100,34 @@ describe('taxonomies', () => {
 
 	test('edit context for those who can assign terms', async () => {
 		const tag = (await cms.get('/taxonomies/post_tag', u.contributor, { context: 'edit' })).body;
-		expect(tag).toMatchObject({ show_cloud: true, capabilities: { assign_terms: 'edit_posts', manage_terms: 'manage_categories' }, labels: { singular_name: 'Tag', popular_items: 'Popular Tags' } });
+		// WordPress 6.1's own capabilities and labels (`create_initial_taxonomies`, `WP_Taxonomy::get_default_labels`).
+		expect(tag.capabilities).toEqual({ manage_terms: 'manage_post_tags', edit_terms: 'edit_post_tags', delete_terms: 'delete_post_tags', assign_terms: 'assign_post_tags' });
+		expect(tag.labels).toMatchObject({
+			singular_name: 'Tag',
+			popular_items: 'Popular Tags',
+			name_field_description: 'The name is how it appears on your site.',
+			slug_field_description:
+				'The &#8220;slug&#8221; is the URL-friendly version of the name. It is usually all lowercase and contains only letters, numbers, and hyphens.',
+			parent_field_description: null,
+			desc_field_description: 'The description is not prominent by default; however, some themes may show it.',
+			filter_by_item: null,
+			most_used: 'Most Used',
+			item_link: 'Tag Link',
+			item_link_description: 'A link to a tag.',
+			name_admin_bar: 'post_tag',
+		});
+		const category = (await cms.get('/taxonomies/category', u.contributor, { context: 'edit' })).body;
+		expect(category.capabilities).toEqual({ manage_terms: 'manage_categories', edit_terms: 'edit_categories', delete_terms: 'delete_categories', assign_terms: 'assign_categories' });
+		expect(category.labels).toMatchObject({
+			parent_field_description: 'Assign a parent term to create a hierarchy. The term Jazz, for example, would be the parent of Bebop and Big Band.',
+			filter_by_item: 'Filter by category',
+			item_link: 'Category Link',
+			item_link_description: 'A link to a category.',
+			name_admin_bar: 'category',
+		});
+		// The capabilities map as WordPress's `map_meta_cap` maps them: a contributor assigns, only editors manage.
+		expect((await cms.post('/tags', u.contributor, { name: 'Contributed' })).status).toBe(201);
+		expect((await cms.post('/categories', u.contributor, { name: 'Contributed' })).status).toBe(403);
 		expectWpError(await cms.get('/taxonomies/category', u.subscriber, { context: 'edit' }), 403, 'rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.');
 		expectWpError(await cms.get('/taxonomies', u.anonymous, { context: 'edit' }), 401, 'rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.');
 	});

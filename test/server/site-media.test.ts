@@ -195,9 +195,8 @@ describe('upload', () => {
 			description: { raw: 'First line\n\nSecond', rendered: '<p>First line</p>\n\n<p>Second</p>\n' },
 			post: post.id,
 		});
-		expect(media._links['wp:attached-to']).toEqual([
-			{ embeddable: true, href: `${server.url}/wp-json/cms/v2/posts/${post.id}`, post_type: 'post', id: post.id },
-		]);
+		// WordPress 6.1 links no attached post (`wp:attached-to` came with a later version).
+		expect(media._links).not.toHaveProperty('wp:attached-to');
 		expect(media._links).not.toHaveProperty('wp:attachment');
 		// WordPress's links of an attachment: about its type, its author, its replies; no revisions.
 		const rest = `${server.url}/wp-json/cms/v2`;
@@ -436,7 +435,8 @@ describe('list', () => {
 	test('an attached item is as readable as its post: media of a draft shows to its author only', async () => {
 		const anonymous = await cms.get('/media', u.anonymous, { search: 'list', per_page: 100 });
 		expect(ids(anonymous.body).sort()).toEqual([mine.png.id, mine.pdf.id, mine.text.id].sort());
-		expect(anonymous.headers.get('x-wp-total')).toBe('3');
+		// WordPress's `found_posts` counts the hidden item too.
+		expect(anonymous.headers.get('x-wp-total')).toBe('4');
 		const author = await cms.get('/media', u.author, { search: 'list', per_page: 100 });
 		expect(ids(author.body)).toContain(mine.hidden.id);
 		expect((await cms.get(`/media/${mine.hidden.id}`, u.anonymous)).status).toBe(401);

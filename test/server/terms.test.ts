@@ -180,6 +180,9 @@ describe('count and list', () => {
 			]);
 			expect(names((await all({ hide_empty: true })).body)).toEqual(['Alpha', 'Zeta']);
 			expect(names((await all({ orderby: 'count', order: 'desc', hide_empty: 1 })).body)).toEqual(['Zeta', 'Alpha']);
+			// Ties come by id ascending whatever the direction (WP_Term_Query orders by the one column: MariaDB's storage order).
+			expect(names((await all({ orderby: 'count', order: 'desc', include: [mid.id, 1] })).body)).toEqual(['Uncategorized', 'Mid']);
+			expect(names((await all({ orderby: 'count', order: 'asc', include: [mid.id, 1] })).body)).toEqual(['Uncategorized', 'Mid']);
 			expect(names((await all({ orderby: 'description', exclude: [1] })).body)).toEqual(['Mid', 'Zeta', 'Alpha']);
 			expect(names((await all({ orderby: 'include', include: [mid.id, zeta.id] })).body)).toEqual(['Mid', 'Zeta']);
 			expect(names((await all({ orderby: 'include_slugs', slug: ['zeta', 'alpha'] })).body)).toEqual(['Zeta', 'Alpha']);

@@ -17,6 +17,13 @@ const ACCOUNTS: { caller: Exclude<Caller, 'anonymous'>; name: string; role: Role
 	{ caller: 'author', name: 'arthur', role: 'author' },
 	{ caller: 'contributor', name: 'connie', role: 'contributor' },
 ];
+/**
+ * The names of the accounts' application passwords, alike on both sites: the reference server's
+ * administrator has the one its start-up makes (`bootstrap.ts`), the suite makes the others.
+ */
+const ADMIN_APP_PASSWORD_NAME = 'wdm-server';
+const APP_PASSWORD_NAME = 'tests';
+const appPasswordName = (name: string) => (name === 'admin' ? ADMIN_APP_PASSWORD_NAME : APP_PASSWORD_NAME);
 // The reference server's defaults; WordPress is installed with the same, so that settings compare.
 const TITLE = 'WDM reference site';
 const DESCRIPTION = 'Reference server for the WDM gateway';
@@ -35,7 +42,7 @@ beforeAll(async () => {
 	const started = Date.now();
 	// Both at once; whichever started is stopped in afterAll even if the other failed.
 	const [wpStart, refStart] = await Promise.allSettled([
-		startWordPress({ title: TITLE, description: DESCRIPTION, users: ACCOUNTS.map(({ name, role }) => ({ name, role })) }),
+		startWordPress({ title: TITLE, description: DESCRIPTION, users: ACCOUNTS.map(({ name, role }) => ({ name, role, appPassword: appPasswordName(name) })) }),
 		startServer(),
 	]);
 	if (wpStart.status === 'fulfilled') wordpress = wpStart.value;
@@ -60,7 +67,9 @@ beforeAll(async () => {
 		// The same email addresses as WordPress's accounts (`wordpress.ts`).
 		const email = `${name}@example.com`;
 		const user = name === 'admin' ? store.update(store.byName('admin')!.id, { email }) : store.create(name, undefined, role, { email }).user;
-		if (name !== 'admin') passwords[name] = store.addAppPassword(user.id, 'tests');
+		if (name !== 'admin') passwords[name] = store.addAppPassword(user.id, appPasswordName(name));
+		// The start-up's name for it is what WordPress's administrator was given.
+		else expect(store.appPasswords(user.id).map((p) => p.name)).toEqual([ADMIN_APP_PASSWORD_NAME]);
 		ids[name] = user.id;
 	}
 	sites.ref = site(ref.url, ids, passwords);

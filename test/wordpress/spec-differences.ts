@@ -110,6 +110,17 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		},
 	},
 	{
+		id: 'taken-login-or-email-400',
+		spec:
+			'not the spec (it is silent): the project\'s bar, "bad input gets a clear error that names the field and the rule, the right HTTP status". WordPress 6.1 answers a user created with a login or an email already taken with 500 (`wp_insert_user` returns `existing_user_login`/`existing_user_email` without a status, and `create_item` adds 500); the server answers 400 with the same code and message (docs/decisions.md, "Site: WordPress 6.1\'s answers, from the differential suite")',
+		matches: (d, req) => {
+			// The corpus's second `newbie`, and a new login with `newbie`'s email.
+			const body = req.json as { username?: string; email?: string; password?: string } | undefined;
+			const taken = req.family === 'users' && req.method === 'POST' && body?.password === 'x' && (body.username === 'newbie' || body.email === 'newbie@example.com');
+			return taken && d.kind === 'status' && d.wp === 500 && d.ref === 400;
+		},
+	},
+	{
 		id: 'newer-collection-parameters',
 		spec:
 			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true" (collection GET parameters; WordPress 6.1 predates them)',

@@ -28,8 +28,8 @@ export interface SiteAccount {
 export interface WordPressOptions {
 	title: string;
 	description: string;
-	/** The accounts to make; a user named `admin` is the installer's administrator. */
-	users: { name: string; role: Role }[];
+	/** The accounts to make, each with the name of its application password; a user named `admin` is the installer's administrator. */
+	users: { name: string; role: Role; appPassword: string }[];
 }
 
 export interface WordPress {
@@ -174,7 +174,7 @@ $out = [];
 foreach ($spec['users'] as $u) {
 	$id = $u['name'] === 'admin' ? 1 : wp_insert_user(['user_login' => $u['name'], 'user_pass' => wp_generate_password(24), 'user_email' => $u['name'] . '@example.com', 'role' => $u['role']]);
 	if (is_wp_error($id)) { fwrite(STDERR, $id->get_error_message()); exit(1); }
-	$made = WP_Application_Passwords::create_new_application_password($id, ['name' => 'tests']);
+	$made = WP_Application_Passwords::create_new_application_password($id, ['name' => $u['appPassword']]);
 	if (is_wp_error($made)) { fwrite(STDERR, $made->get_error_message()); exit(1); }
 	$out[] = ['id' => $id, 'name' => $u['name'], 'role' => $u['role'], 'password' => $made[0]];
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { notFound } from '../../http/errors';
+import { badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
 import { type Route, route } from '../../http/route';
+import type { Services } from '../../services';
 import type { ContentRow } from '../../store/types';
 import { wholeSeconds } from './dates';
 import { contextParam, type ItemBody, itemBody, wpInt } from './params';
@@ -16,30 +17,53 @@ const autosaveSlug = (postId: number) => `${postId}-autosave-v1`;
 
 const sameText = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
 
+const TEXT_FIELDS = ['title', 'content', 'excerpt'] as const;
+
 /**
- * WordPress's `create_post_autosave`: one autosave per user and post, holding title, content and excerpt
- * (those not sent are the post's). An autosave that matches the post changes nothing when the user
- * already has one.
+ * WordPress's `create_post_autosave`: one autosave per user and post, holding the title, content and
+ * excerpt sent (`_wp_post_revision_data` of the request: a new autosave has '' for those not sent, an
+ * existing one keeps its own). When the user already has one and what was sent matches the post, the
+ * autosave is deleted and nothing is returned (the route then refuses, 400 `rest_autosave_no_changes`).
  */
-function saveAutosave(env: WriteEnv, post: ContentRow, body: ItemBody): ContentRow {
+function saveAutosave(env: WriteEnv, post: ContentRow, body: ItemBody): ContentRow | undefined {
 	const store = env.services.store;
-	const text = { title: body.title ?? post.title, content: body.content ?? post.content, excerpt: body.excerpt ?? post.excerpt };
+	const sent: Partial<Record<(typeof TEXT_FIELDS)[number], string>> = {};
+	for (const field of TEXT_FIELDS) if (body[field] !== undefined) sent[field] = body[field];
 	const userId = env.user?.id ?? 0;
-	const existing = store.content.revisions(post.id).find((r) => r.slug === autosaveSlug(post.id) && r.author === userId);
-	const different = (['title', 'content', 'excerpt'] as const).some((field) => !sameText(text[field], post[field]));
-	if (existing && !different) return existing;
+	const existing = latestAutosave(env.services.store, post.id, userId);
 	const now = wholeSeconds(Date.now());
-	if (existing) return store.content.save({ ...existing, ...text, date_gmt: now, modified_gmt: now });
+	if (existing) {
+		const different = TEXT_FIELDS.some((field) => sent[field] !== undefined && !sameText(sent[field], post[field]));
+		if (!different) {
+			store.content.delete(existing.id);
+			return undefined;
+		}
+		return store.content.save({ ...existing, ...sent, author: userId, date_gmt: now, modified_gmt: now });
+	}
 	return store.content.insert({
 		type: 'revision',
 		status: 'inherit',
 		parent: post.id,
 		author: userId,
 		slug: autosaveSlug(post.id),
-		...text,
+		title: '',
+		content: '',
+		excerpt: '',
+		...sent,
 		date_gmt: now,
 		modified_gmt: now,
 	});
+}
+
+/**
+ * WordPress's `wp_get_post_autosave`: the latest autosave of the post (by date), the user's own when a
+ * user is given. Ties by date go by id ascending, MariaDB's storage order.
+ */
+function latestAutosave(store: Services['store'], postId: number, userId?: number): ContentRow | undefined {
+	const autosaves = store.content
+		.revisions(postId)
+		.filter((r) => r.slug === autosaveSlug(postId) && r.status === 'inherit' && (userId === undefined || r.author === userId));
+	return autosaves.sort((a, b) => (a.date_gmt === b.date_gmt ? a.id - b.id : a.date_gmt < b.date_gmt ? 1 : -1))[0];
 }
 
 /**
@@ -89,6 +113,8 @@ export function autosaveRoutes(def: PostType): Route[] {
 					const ownDraft = (post.status === 'draft' || post.status === 'auto-draft') && user !== null && post.author === user.id;
 					return ownDraft ? writeItem(env, post, fields, { revision: false }) : saveAutosave(env, post, fields);
 				});
+				// The deleted autosave stays deleted: the refusal comes after the write, as in WordPress.
+				if (!row) throw badRequest('There is nothing to save. The autosave and the post content are the same.', 'rest_autosave_no_changes');
 				return revisionView(viewEnv(services, user, def, 'edit'), row, { autosave: true });
 			},
 		}),
@@ -97,18 +123,16 @@ export function autosaveRoutes(def: PostType): Route[] {
 			method: 'GET',
 			path: `/cms/v2/${def.base}/{parent}/autosaves/{id}`,
 			auth: 'site',
-			summary: `Get an autosave of a ${def.type}`,
+			summary: `Get the latest autosave of a ${def.type} (whichever autosave id is named, as WordPress 6.1)`,
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: z.object({ parent: z.string(), id: z.string() }),
 			query: phpQuery({ context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
-				const parentId = pathId(request, params.parent);
-				const id = pathId(request, params.id);
-				const parent = readableParent(services, user, def, parentId);
-				const autosave = services.store.content.get(id);
-				if (!autosave || autosave.type !== 'revision' || autosave.parent !== parent.id || autosave.slug !== autosaveSlug(parent.id)) {
-					throw notFound('There is no autosave revision for this post.', 'rest_post_no_autosave');
-				}
+				pathId(request, params.id);
+				const parent = readableParent(services, user, def, pathId(request, params.parent));
+				// As WordPress 6.1's `get_item`: the post's latest autosave, whichever id the path names.
+				const autosave = latestAutosave(services.store, parent.id);
+				if (!autosave) throw notFound('There is no autosave revision for this post.', 'rest_post_no_autosave');
 				return revisionView(viewEnv(services, user, def, query.context), autosave, { autosave: true });
 			},
 		}),

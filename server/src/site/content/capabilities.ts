@@ -64,8 +64,8 @@ export function checkItemContext(user: UserRow | null, def: PostType, row: Conte
 export const canManageTerms = (user: UserRow | null) => can(user, 'manage_categories');
 
 /**
- * `canRead` as SQL over `content c`, so that a collection lists, and counts, only what the caller may
- * read (WordPress counts the items it then hides from `X-WP-Total`).
+ * `canRead` as SQL over `content c`, for the engine's queries. The REST collections filter their page
+ * with `canRead` instead, after counting every match, as WordPress's `found_posts` does.
  */
 export function readableSql(user: UserRow | null, def: PostType): Sql {
 	const caps = def.caps;

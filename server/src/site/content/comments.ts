@@ -10,12 +10,12 @@ import type { Sql } from '../../store/content';
 import type { CommentRow, ContentRow, UserRow } from '../../store/types';
 import { sitePostTypes } from '../registry';
 import { can } from '../roles';
-import { authCode, canEdit, canRead, denied, readableSql } from './capabilities';
+import { authCode, canEdit, canRead, denied } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
 import { type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
 import { autop } from './render';
-import { customPostType, PAGE, PAGE_CAPS, POST, POST_CAPS, type PostType } from './types';
+import { customPostType, PAGE, POST, type PostType } from './types';
 import { contentBase, inContext, permalink, rawRendered, ALL, EDIT, VIEW_EDIT, type ContextTable } from './views';
 import { contentEnv } from './write';
 
@@ -126,46 +126,6 @@ function commentView(services: Services, row: CommentRow, context: Context, zone
 		meta: [],
 	};
 	return { ...inContext(full, COMMENT_FIELDS, context), _links: links };
-}
-
-/** Whether a published-or-scheduled item (a trashed one by what it was). */
-const PUBLISHED_SQL = "(c.status IN ('publish', 'future') OR (c.status = 'trash' AND c.trashed_status IN ('publish', 'future')))";
-
-/** `canRead` of the comment's item, as SQL over `content c` (pages have capabilities of their own). */
-function postReadableSql(user: UserRow | null): Sql {
-	const posts = readableSql(user, POST);
-	const pages = readableSql(user, PAGE);
-	return { sql: `((c.type = 'page' AND ${pages.sql}) OR (c.type <> 'page' AND ${posts.sql}))`, params: [...pages.params, ...posts.params] };
-}
-
-/** Items of the caller's own that they may edit (WordPress's `edit_comment` maps to `edit_post` of the comment's item). */
-function ownEditableSql(user: UserRow): Sql {
-	const parts: string[] = [];
-	for (const [kind, caps] of [["c.type <> 'page'", POST_CAPS], ["c.type = 'page'", PAGE_CAPS]] as const) {
-		const drafts = can(user, caps.edit_posts);
-		const published = can(user, caps.edit_published_posts);
-		if (drafts && published) parts.push(kind);
-		else if (drafts) parts.push(`${kind} AND NOT ${PUBLISHED_SQL}`);
-		else if (published) parts.push(`${kind} AND ${PUBLISHED_SQL}`);
-	}
-	if (!parts.length) return { sql: '0', params: [] };
-	return { sql: `(c.author = ? AND c.author <> 0 AND ((${parts.join(') OR (')})))`, params: [user.id] };
-}
-
-/**
- * WordPress's `check_read_permission` as SQL over `comments cm JOIN content c`: an approved comment on an
- * item the caller may read; a signed-in caller's own comments; every comment on an item they may edit
- * (moderators: all).
- */
-function readableCommentsSql(user: UserRow | null): Sql {
-	const readable = postReadableSql(user);
-	if (!user) return { sql: `(cm.status = 'approved' AND ${readable.sql})`, params: readable.params };
-	if (can(user, 'moderate_comments')) return { sql: '1', params: [] };
-	const own = ownEditableSql(user);
-	return {
-		sql: `((cm.status = 'approved' AND ${readable.sql}) OR cm.author = ? OR ${own.sql})`,
-		params: [...readable.params, user.id, ...own.params],
-	};
 }
 
 /** `edit_comment`: moderators, or whoever may edit the comment's item. */
@@ -378,7 +338,9 @@ export function commentRoutes(): Route[] {
 					].filter(Boolean);
 					if (forbidden.length) throw new ApiError(authCode(user), `Query parameter not permitted: ${forbidden.join(', ')}`, 'rest_forbidden_param');
 				}
-				const where = new Where().addSql(readableCommentsSql(user));
+				// As WordPress's: the query counts every matching comment (`found_comments`), the page then keeps
+				// those the caller may read (`check_read_permission`).
+				const where = new Where();
 				if (q.status === 'all' || q.status === 'any') where.add("cm.status IN ('approved', 'hold')");
 				else where.add('cm.status = ?', q.status === 'approve' ? 'approved' : q.status);
 				if (q.type !== 'all') where.add('cm.type = ?', q.type);
@@ -409,7 +371,11 @@ export function commentRoutes(): Route[] {
 				const totalPages = Math.ceil(total / q.per_page);
 				checkPage(q.page, totalPages, total, 'rest_comment_invalid_page_number');
 				pagingHeaders(reply, request, `${contentBase(services)}/comments`, q.page, total, totalPages);
-				return rows.map((row) => commentView(services, row, q.context, zone));
+				const visible = (row: CommentRow) => {
+					const post = services.store.content.get(row.post);
+					return !!post && canReadComment(services, user, row, post);
+				};
+				return rows.filter(visible).map((row) => commentView(services, row, q.context, zone));
 			},
 		}),
 

@@ -7,7 +7,7 @@ import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
-import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
+import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
 import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
@@ -190,18 +190,6 @@ function canReadMedia(services: Services, user: UserRow | null, row: ContentRow)
 	return !!def && canRead(user, def, parent);
 }
 
-/** `canReadMedia` as SQL over `content c`. The post's rule runs in an uncorrelated subquery, which rebinds `c`. */
-function readableMediaSql(user: UserRow | null): Sql {
-	const own = readableSql(user, MEDIA);
-	const parents = PARENT_TYPES.map((def) => ({ def, rule: readableSql(user, def) }));
-	return {
-		sql: `(${own.sql} OR (c.status = 'inherit' AND (c.parent = 0
-			OR NOT EXISTS (SELECT 1 FROM content p WHERE p.id = c.parent)
-			OR c.parent IN (SELECT c.id FROM content c WHERE ${parents.map(({ rule }) => `(c.type = ? AND ${rule.sql})`).join(' OR ')}))))`,
-		params: [...own.params, ...parents.flatMap(({ def, rule }) => [def.type, ...rule.params])],
-	};
-}
-
 /** `media_type` and `mime_type` together: items of any of the named kinds or types, as WordPress merges them. */
 function mimeSql(params: MediaParams): Sql | undefined {
 	const parts: Sql[] = (params.media_type ?? []).map((type) => ({ sql: 'c.mime_type LIKE ?', params: [`${type}/%`] }));
@@ -260,13 +248,8 @@ export function mediaView(env: ViewEnv, row: ContentRow): Record<string, unknown
 	const attachment = services.store.attachments.get(row.id);
 	const source = attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : null;
 	const details = attachment ? (JSON.parse(attachment.details) as StoredDetails) : undefined;
-	const parent = row.parent ? services.store.content.get(row.parent) : undefined;
-	const parentDef = parent && PARENT_TYPES.find((d) => d.type === parent.type);
 	const { curies, ...all } = post._links as Record<string, unknown>;
 	const links: Record<string, unknown> = Object.fromEntries(Object.entries(all).filter(([rel]) => actionsShown || !rel.startsWith('wp:action-')));
-	if (parent && parentDef) {
-		links['wp:attached-to'] = [{ embeddable: true, href: itemUrl(services, parentDef, parent.id), post_type: parent.type, id: parent.id }];
-	}
 	// As WordPress compacts them: the `wp` curie only beside a `wp:` link.
 	if (Object.keys(links).some((rel) => rel.startsWith('wp:'))) links.curies = curies;
 	const full: Record<string, unknown> = {
@@ -402,12 +385,13 @@ export const mediaRoutes: Route[] = [
 			checkStatuses(user, MEDIA, params.status, 'inherit');
 			checkListContext(user, MEDIA, params.context);
 			checkOrderby(params);
-			const where = collectionWhere(services, user, MEDIA, params, env.zone, readableMediaSql(user));
+			const where = collectionWhere(services, user, MEDIA, params, env.zone);
 			if (params.parent.length) where.addSql(inList('c.parent', params.parent));
 			if (params.parent_exclude.length) where.addSql(inList('c.parent', params.parent_exclude, true));
 			const types = mimeSql(params);
 			if (types) where.addSql(types);
-			const page = runCollection(services, MEDIA, where, params);
+			const visible = (row: ContentRow) => (params.context === 'edit' ? canEdit(user, MEDIA, row) : canReadMedia(services, user, row));
+			const page = runCollection(services, MEDIA, where, params, visible);
 			pagingHeaders(reply, request, collectionUrl(services, MEDIA), page.page, page.total, page.totalPages);
 			const view = viewEnv(services, user, MEDIA, params.context);
 			return page.items.map((row) => mediaView(view, row));

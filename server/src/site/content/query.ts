@@ -4,7 +4,7 @@ import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import type { Services } from '../../services';
 import { can } from '../roles';
-import { denied, readableSql } from './capabilities';
+import { denied } from './capabilities';
 import { parseDateTime } from './dates';
 import type { CollectionParams, TermFilter } from './params';
 import { sanitizeTitle } from './render';
@@ -155,21 +155,16 @@ export function checkStatuses(user: UserRow | null, def: PostType, statuses: str
 }
 
 /**
- * The filters of a content collection as SQL over `content c` (type, statuses, readability and every parameter).
- * `readable` replaces the type's read rule (media: an attached item is as readable as its post).
+ * The filters of a content collection as SQL over `content c` (type, statuses and every parameter).
+ * Readability is not among them: as WordPress's `WP_Query` (asked for explicit statuses, without
+ * `perm`), the query counts every matching item and the route then drops those the caller may not
+ * see (`runCollection`'s `visible`).
  */
-export function collectionWhere(
-	services: Services,
-	user: UserRow | null,
-	def: PostType,
-	params: CollectionParams,
-	zone: string,
-	readable: Sql = readableSql(user, def),
-): Where {
+export function collectionWhere(services: Services, user: UserRow | null, def: PostType, params: CollectionParams, zone: string): Where {
 	const where = new Where().add('c.type = ?', def.type);
 	// `status=` (nothing) is the default, as in WordPress.
 	const statuses = params.status.includes('any') ? ANY_STATUSES : params.status.length ? params.status : ['publish'];
-	where.addSql(inList('c.status', statuses)).addSql(readable);
+	where.addSql(inList('c.status', statuses));
 	if (params.search !== undefined && params.search.trim() !== '') {
 		const search = searchSql(params.search, params.search_columns, params.search_semantics === 'exact');
 		if (search) where.addSql(search);
@@ -207,6 +202,9 @@ export function checkOrderby(params: { orderby: string; search?: string; include
 	}
 }
 
+/** The order MariaDB reads WordPress's posts in through its `type_status_date` index. */
+const READ_ORDER = 'c.type ASC, c.status ASC, c.date_gmt ASC, c.id ASC';
+
 const ORDER_COLUMNS: Record<string, string> = {
 	author: 'c.author',
 	date: 'c.date_gmt',
@@ -218,8 +216,16 @@ const ORDER_COLUMNS: Record<string, string> = {
 	menu_order: 'c.menu_order',
 };
 
-/** The ORDER BY of a collection; ties are broken by id, in the same direction. */
-export function collectionOrder(params: { orderby: string; order: 'asc' | 'desc'; search?: string; include: number[]; slug?: string[] }): Sql {
+/**
+ * The ORDER BY of a collection. WP_Query orders by the one column alone, so ties come as MariaDB reads
+ * the rows, through WordPress's `type_status_date` index (type, status, date, id): by date for one type
+ * in one status it walks the index in the order's direction, so ties by id in that direction
+ * (`indexed`); otherwise it sorts the rows it read in the index's order, which ties keep.
+ */
+export function collectionOrder(
+	params: { orderby: string; order: 'asc' | 'desc'; search?: string; include: number[]; slug?: string[] },
+	indexed = false,
+): Sql {
 	const dir = params.order === 'asc' ? 'ASC' : 'DESC';
 	const position = (column: string, values: unknown[]) => ({
 		sql: `(SELECT key FROM json_each(?) WHERE value = ${column}), c.id ASC`,
@@ -233,11 +239,12 @@ export function collectionOrder(params: { orderby: string; order: 'asc' | 'desc'
 			break;
 		case 'relevance': {
 			const relevance = relevanceSql(params.search ?? '');
-			return { sql: `${relevance.sql}, c.date_gmt DESC, c.id DESC`, params: relevance.params };
+			return { sql: `${relevance.sql}, c.date_gmt DESC, ${READ_ORDER}`, params: relevance.params };
 		}
 	}
 	const column = ORDER_COLUMNS[params.orderby] ?? ORDER_COLUMNS.date;
-	return { sql: `${column} ${dir}, c.id ${dir}`, params: [] };
+	if (indexed && column === ORDER_COLUMNS.date) return { sql: `${column} ${dir}, c.id ${dir}`, params: [] };
+	return { sql: `${column} ${dir}, ${READ_ORDER}`, params: [] };
 }
 
 export interface Page<T> {
@@ -256,15 +263,25 @@ export function checkPage(page: number, totalPages: number, total: number, code 
 
 /**
  * Runs a content collection query: one page (`offset` replaces paging, as in WordPress), the total,
- * and with `ignore_sticky=false` the sticky posts first on the first page.
+ * and with `ignore_sticky=false` the sticky posts first on the first page. As WordPress's `get_items`,
+ * the total (`found_posts`) and the paging count every matching item, and the page then keeps only
+ * those `visible` to the caller (`check_read_permission`, or `check_update_permission` for
+ * `context=edit`), so a page may hold fewer items than `per_page`.
  */
-export function runCollection(services: Services, def: PostType, where: Where, params: CollectionParams): Page<ContentRow> {
-	const order = collectionOrder(params);
+export function runCollection(
+	services: Services,
+	def: PostType,
+	where: Where,
+	params: CollectionParams,
+	visible: (row: ContentRow) => boolean,
+): Page<ContentRow> {
+	const statuses = params.status.length ? params.status : ['publish'];
+	const order = collectionOrder(params, statuses.length === 1 && statuses[0] !== 'any');
 	const offset = params.offset !== undefined ? Math.abs(params.offset) : (params.page - 1) * params.per_page;
 	const { rows, total } = services.store.content.find(where.sql(), order, params.per_page, offset);
 	const totalPages = Math.ceil(total / params.per_page);
 	checkPage(params.page, totalPages, total);
-	return { items: stickyFirst(services, def, where, params, rows, order), total, totalPages, page: params.page };
+	return { items: stickyFirst(services, def, where, params, rows, order).filter(visible), total, totalPages, page: params.page };
 }
 
 /**

@@ -186,6 +186,14 @@ function taxonomyLabels(tax: SiteTaxonomy, own: Record<string, string> = {}) {
 		all_items: `All ${many}`,
 		parent_item: tax.hierarchical ? `Parent ${one}` : null,
 		parent_item_colon: tax.hierarchical ? `Parent ${one}:` : null,
+		// The help texts of the term form, WordPress's defaults (`WP_Taxonomy::get_default_labels`, 5.9+).
+		name_field_description: 'The name is how it appears on your site.',
+		slug_field_description:
+			'The &#8220;slug&#8221; is the URL-friendly version of the name. It is usually all lowercase and contains only letters, numbers, and hyphens.',
+		parent_field_description: tax.hierarchical
+			? 'Assign a parent term to create a hierarchy. The term Jazz, for example, would be the parent of Bebop and Big Band.'
+			: null,
+		desc_field_description: 'The description is not prominent by default; however, some themes may show it.',
 		edit_item: `Edit ${one}`,
 		view_item: `View ${one}`,
 		update_item: `Update ${one}`,
@@ -196,21 +204,42 @@ function taxonomyLabels(tax: SiteTaxonomy, own: Record<string, string> = {}) {
 		choose_from_most_used: tax.hierarchical ? null : `Choose from the most used ${lower}`,
 		not_found: `No ${lower} found.`,
 		no_terms: `No ${lower}`,
+		filter_by_item: tax.hierarchical ? `Filter by ${one.toLowerCase()}` : null,
 		items_list_navigation: `${many} list navigation`,
 		items_list: `${many} list`,
+		most_used: 'Most Used',
 		back_to_items: `&larr; Go to ${many}`,
+		item_link: `${one} Link`,
+		item_link_description: `A link to a ${one.toLowerCase()}.`,
 		menu_name: many,
-		name_admin_bar: one,
+		// WordPress registers its own taxonomies without labels, so their admin-bar name falls back to the
+		// taxonomy's name (`_get_custom_object_labels`); one registered with labels gets its singular name.
+		name_admin_bar: tax.builtin ? tax.slug : one,
 	};
 	for (const [key, value] of Object.entries(own)) if (value) labels[key] = value;
 	return labels;
+}
+
+/**
+ * The capabilities a taxonomy names (WordPress's `create_initial_taxonomies`, and `register_taxonomy`'s
+ * defaults for the others). Those of categories and tags are meta capabilities that `map_meta_cap` maps
+ * to `manage_categories` (manage, edit, delete) and `edit_posts` (assign): the primitives the routes check.
+ */
+function taxonomyCaps(tax: SiteTaxonomy): Record<'manage_terms' | 'edit_terms' | 'delete_terms' | 'assign_terms', string> {
+	if (tax.builtin && tax.slug === 'category') {
+		return { manage_terms: 'manage_categories', edit_terms: 'edit_categories', delete_terms: 'delete_categories', assign_terms: 'assign_categories' };
+	}
+	if (tax.builtin && tax.slug === 'post_tag') {
+		return { manage_terms: 'manage_post_tags', edit_terms: 'edit_post_tags', delete_terms: 'delete_post_tags', assign_terms: 'assign_post_tags' };
+	}
+	return { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' };
 }
 
 function taxonomyView(services: Services, tax: SiteTaxonomy, context: Context) {
 	const own = tax.builtin ? undefined : engineDoc<TaxonomyDoc>(services.store, KINDS.taxonomy, String(tax.id))?.data.labels;
 	const base = contentBase(services);
 	const full = {
-		capabilities: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' },
+		capabilities: taxonomyCaps(tax),
 		description: '',
 		hierarchical: tax.hierarchical,
 		labels: taxonomyLabels(tax, own),

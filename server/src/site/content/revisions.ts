@@ -82,7 +82,10 @@ export function revisionRoutes(def: PostType): Route[] {
 				if (query.exclude.length) where.add('c.id NOT IN (SELECT value FROM json_each(?))', JSON.stringify(query.exclude));
 				const perPage = query.per_page;
 				const offset = query.offset !== undefined ? Math.abs(query.offset) : perPage ? (query.page - 1) * perPage : 0;
-				const { rows, total } = services.store.content.find(where.sql(), collectionOrder(query), perPage ?? null, perPage ? offset : 0);
+				// WordPress orders revisions by `date ID` (ties by id, in the same direction); other orders by the one column.
+				const dir = query.order === 'asc' ? 'ASC' : 'DESC';
+				const order = query.orderby === 'date' ? { sql: `c.date_gmt ${dir}, c.id ${dir}`, params: [] } : collectionOrder(query);
+				const { rows, total } = services.store.content.find(where.sql(), order, perPage ?? null, perPage ? offset : 0);
 				const totalPages = perPage ? Math.ceil(total / perPage) : total > 0 ? 1 : 0;
 				if (total > 0) {
 					if (offset >= total && query.offset !== undefined) {

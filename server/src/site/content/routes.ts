@@ -7,6 +7,7 @@ import { canCreate, canDelete, canEdit, canRead, checkItemContext, checkListCont
 import { type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, pagingHeaders, pathId, runCollection } from './query';
 import type { PostType } from './types';
+import type { ContentRow } from '../../store/types';
 import { alternateLink, collectionUrl, contentView, itemUrl, viewEnv } from './views';
 import { checkCreate, checkUpdate, contentEnv, deleteItem, getItem, writeItem } from './write';
 
@@ -64,7 +65,8 @@ export function postTypeRoutes(def: PostType): Route[] {
 				checkStatuses(user, def, params.status);
 				checkListContext(user, def, params.context);
 				checkOrderby(params);
-				const page = runCollection(services, def, collectionWhere(services, user, def, params, env.zone), params);
+				const visible = (row: ContentRow) => (params.context === 'edit' ? canEdit(user, def, row) : canRead(user, def, row));
+				const page = runCollection(services, def, collectionWhere(services, user, def, params, env.zone), params, visible);
 				pagingHeaders(reply, request, collectionUrl(services, def), page.page, page.total, page.totalPages);
 				const view = viewEnv(services, user, def, params.context);
 				return page.items.map((row) => contentView(view, row));

@@ -234,12 +234,13 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 				if (q.slug?.length) where.add('t.slug IN (SELECT value FROM json_each(?))', JSON.stringify(q.slug.map(sanitizeTitle)));
 				if (q.hide_empty) where.add(`${ORDER_SQL.count} > 0`);
 				const dir = q.order === 'desc' ? 'DESC' : 'ASC';
+				// WP_Term_Query orders by the one column: ties come in MariaDB's storage order, by id ascending.
 				const order =
 					q.orderby === 'include' && q.include.length
 						? { sql: '(SELECT key FROM json_each(?) WHERE value = t.id), t.id', params: [ids(q.include)] }
 						: q.orderby === 'include_slugs' && q.slug?.length
 							? { sql: '(SELECT key FROM json_each(?) WHERE value = t.slug), t.id', params: [JSON.stringify(q.slug.map(sanitizeTitle))] }
-							: { sql: `${ORDER_SQL[q.orderby] ?? ORDER_SQL.name} ${dir}, t.id ${dir}`, params: [] };
+							: { sql: `${ORDER_SQL[q.orderby] ?? ORDER_SQL.name} ${dir}, t.id ASC`, params: [] };
 				const offset = q.offset !== undefined ? Math.abs(q.offset) : (q.page - 1) * q.per_page;
 				const { rows, total } = services.store.terms.find(where.sql(), order, q.per_page, offset);
 				const totalPages = Math.ceil(total / q.per_page);

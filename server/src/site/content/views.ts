@@ -297,7 +297,8 @@ export function revisionView(env: ViewEnv, row: ContentRow, options: { autosave?
 		: `${permalink(services, def, row.id)}&preview=true`;
 	const full: Record<string, unknown> = {
 		author: row.author,
-		...dates(row, env.zone),
+		// The revisions controller shows a draft's floating date (post_date_gmt 0000-00-00) as null, unlike posts.
+		...(row.date_floating ? { date: null, date_gmt: null } : dates(row, env.zone)),
 		guid: { rendered: guid, raw: guid },
 		id: row.id,
 		modified: formatLocal(row.modified_gmt, env.zone),

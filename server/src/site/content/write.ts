@@ -245,8 +245,12 @@ export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: I
 
 	for (const tax of def.taxonomies) {
 		let ids = termIdsOf(body, tax.base);
-		// A post always has a category: "Uncategorized" when it is given none.
-		if (tax.name === 'category' && (ids?.length === 0 || (!before && ids === undefined))) ids = [defaults.category];
+		// As WordPress: `wp_insert_post` gives a post the default category when it has none (a new post, or an
+		// update of one left without), then the REST route sets the categories given, exactly: `[]`, or ids
+		// none of which exists, leave the post with none.
+		if (ids === undefined && tax.name === 'category' && def.type === 'post' && row.status !== 'auto-draft') {
+			if (!before || store.content.termIds(row.id, tax.name).length === 0) ids = [defaults.category];
+		}
 		if (ids) store.content.setTermIds(row.id, tax.name, ids);
 	}
 	if (before && options.revision && def.revisions) keepRevision(env, row);
