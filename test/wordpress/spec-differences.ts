@@ -55,7 +55,7 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		spec:
 			'"Namespaces listed: `oembed/1.0`, `engine/v1`, `builder-one/v1`, `engine/v2`, `proxyext/v1`, `themecore/v2`, `builder/v1/documents`, `builder/v1`, `builder-ai/v1`, `builder/v1/feedback`, `cms/v2`, and three further core namespaces for site health, block editor and abilities." and "Vendor names inside identifiers are replaced by neutral words: ... `cms` (core content namespace)."; the gateway (`wdm/v1`) "is covered by the first document", and DESIGN.md adds "A `sandbox/v1` namespace"',
 		matches: (d, req) =>
-			req.family === 'index' &&
+			(req.family === 'index' || req.path.split('?')[0] === '/') &&
 			((d.kind === 'value' && d.path === 'namespaces[]') ||
 				(d.kind === 'extra key' && routeIn(d.path, [...SPEC_NAMESPACES, 'sandbox/v1'])) ||
 				(d.kind === 'missing key' && routeIn(d.path, RENAMED_CORE))),
