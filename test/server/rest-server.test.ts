@@ -80,11 +80,16 @@ describe.each(STYLES)('%s URLs', (style) => {
 			expect(await postStatus(post.id)).toBe('gone');
 		});
 
-		test('only a POST is overridden: a GET with ?_method=DELETE reads', async () => {
+		test('as WordPress, whatever the request method: a GET with ?_method=DELETE deletes; a method no route has is no route', async () => {
 			const post = await newPost();
-			const read = await call(style, 'GET', `/cms/v2/posts/${post.id}?_method=DELETE&force=true`, { headers: { ...admin(), 'X-HTTP-Method-Override': 'DELETE' } });
-			expect(read.status).toBe(200);
-			expect(await postStatus(post.id)).toBe('publish');
+			const deleted = await call(style, 'GET', `/cms/v2/posts/${post.id}?_method=DELETE&force=true`, { headers: admin() });
+			expect(deleted.body).toMatchObject({ deleted: true, previous: { id: post.id } });
+			expect(await postStatus(post.id)).toBe('gone');
+			const other = await newPost();
+			const brewed = await call(style, 'POST', '/cms/v2/posts?_method=BREW', { headers: admin(), json: { title: 'Never' } });
+			expect(brewed.status).toBe(404);
+			expect(brewed.body).toMatchObject({ code: 'rest_no_route', data: { status: 404 } });
+			expect(await postStatus(other.id)).toBe('publish');
 		});
 
 		test('a method no route has is no route (404), and nothing is written', async () => {
@@ -278,7 +283,9 @@ describe.each(STYLES)('%s URLs', (style) => {
 			expect(created.status).toBe(200);
 			expect(created.body).toMatchObject({ status: 201, body: { title: { raw: 'Enveloped' } }, headers: { Location: `${server.url}/wp-json/wp/v2/posts/${created.body.body.id}` } });
 			const list = await call(style, 'GET', '/cms/v2/posts?_envelope&per_page=1&_fields=id', { headers: admin() });
-			expect(list.body.headers['X-WP-Total']).toMatch(/^\d+$/);
+			// As WordPress's response object holds them: the totals as integers, the links as one string.
+			expect(list.body.headers).toMatchObject({ 'X-WP-Total': expect.any(Number), 'X-WP-TotalPages': expect.any(Number), Link: expect.stringContaining('rel="next"') });
+			expect(list.body.headers['X-WP-TotalPages']).toBe(list.body.headers['X-WP-Total']);
 			expect(list.body.body).toEqual([{ id: expect.any(Number) }]);
 			const missing = await call(style, 'GET', '/cms/v2/posts/999999?_envelope');
 			expect(missing.status).toBe(200);
@@ -437,4 +444,69 @@ test('form bodies keep the body limit (413) and a broken multipart body is a 400
 	} finally {
 		await small.close();
 	}
+});
+
+describe('what WordPress reads from a request, and what it says back (the differential suite, test/wordpress)', () => {
+	const as = (user: { headers: Record<string, string> }, extra: Record<string, string> = {}) => ({ ...user.headers, ...extra });
+
+	test('a text body or a JSON list names no fields (400 empty_content); the gateway still takes JSON only', async () => {
+		for (const [type, body] of [['text/plain', 'title=x'], ['application/json', '[1, 2]'], ['application/json', '"a title"']]) {
+			const res = await call('pretty', 'POST', '/wp/v2/posts', { headers: as(u.admin, { 'content-type': type }), body });
+			expect({ type, status: res.status, code: res.body.code }).toEqual({ type, status: 400, code: 'empty_content' });
+		}
+		const gateway = await call('pretty', 'POST', '/wdm/v1/devices', { headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'text/plain' }, body: 'name' });
+		expect(gateway.status).toBe(415);
+	});
+
+	test("a body that is no JSON: PHP's json_last_error in the data, and the route's Allow", async () => {
+		const cut = await call('pretty', 'POST', '/wp/v2/posts', { headers: as(u.admin, { 'content-type': 'application/json' }), body: '{"title": "broken' });
+		expect(cut.status).toBe(400);
+		expect(cut.body).toMatchObject({ code: 'rest_invalid_json', data: { status: 400, json_error_code: 3, json_error_message: 'Control character error, possibly incorrectly encoded' } });
+		expect(cut.headers.get('allow')).toBe('GET, POST');
+		const bad = await call('pretty', 'POST', '/wp/v2/posts', { headers: as(u.admin, { 'content-type': 'application/json' }), body: '{"title": }' });
+		expect(bad.body.data).toMatchObject({ json_error_code: 4, json_error_message: 'Syntax error' });
+	});
+
+	test("each refused parameter carries rest_validate_value_from_schema's code in data.details", async () => {
+		const detail = async (method: string, route: string, user: { headers: Record<string, string> }, json?: unknown) => {
+			const res = await call('pretty', method, route, { headers: as(user), json });
+			expect(res.body.code).toBe('rest_invalid_param');
+			return res.body.data.details;
+		};
+		expect((await detail('GET', '/wp/v2/posts?after=yesterday', u.anonymous)).after).toMatchObject({ code: 'rest_invalid_date', data: null });
+		const post = await newPost();
+		expect((await detail('DELETE', `/wp/v2/posts/${post.id}?force=yes`, u.admin)).force).toMatchObject({ code: 'rest_invalid_type', data: { param: 'force' } });
+		expect(await postStatus(post.id)).toBe('publish');
+		expect((await detail('POST', '/wp/v2/users', u.admin, { username: 'detailed', email: 'not-an-email', password: 'x' })).email.code).toBe('rest_invalid_email');
+		expect((await detail('POST', '/wp/v2/settings', u.admin, { email: 'nope' })).email.code).toBe('rest_invalid_email');
+		expect((await detail('GET', '/wp/v2/search?subtype=nonsense', u.anonymous)).subtype.code).toBe('rest_not_in_enum');
+		// An array parameter given as text is a list, as WordPress reads it: `nope` is one request, not an object.
+		expect((await detail('POST', '/batch/v1', u.admin, { requests: 'nope' })).requests).toMatchObject({ code: 'rest_invalid_type', data: { param: 'requests[0]' } });
+	});
+
+	test('_fields on the index keeps its links (get_index adds them itself)', async () => {
+		const index = await call('pretty', 'GET', '/?_fields=name');
+		expect(index.body).toEqual({ name: expect.any(String), _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] } });
+	});
+
+	test("Allow runs each method's permission callback on the request, after the handler set the context", async () => {
+		// An upload naming a post that does not exist: no one may edit it, so POST is not allowed.
+		const upload = await call('pretty', 'POST', '/wp/v2/media?post=999999', { headers: as(u.admin, { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="a.png"' }), body: PNG });
+		expect(upload.status).toBe(403);
+		expect(upload.headers.get('allow')).toBe('GET');
+		// Post-processing someone else's image: no method is allowed, so no header at all.
+		const media = await call('pretty', 'POST', '/wp/v2/media', { headers: as(u.admin, { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="b.png"' }), body: PNG });
+		const processed = await call('pretty', 'POST', `/wp/v2/media/${media.body.id}/post-process`, { headers: as(u.contributor), json: { action: 'create-image-subsizes' } });
+		expect(processed.status).toBe(403);
+		expect(processed.headers.get('allow')).toBeNull();
+		// An author's new tag: created, then the request's context is edit, which authors may not list tags in.
+		const tag = await call('pretty', 'POST', '/wp/v2/tags', { headers: as(u.author), json: { name: 'allowed-after' } });
+		expect(tag.status).toBe(201);
+		expect(tag.headers.get('allow')).toBe('POST');
+		// A comment on a draft: refused, and POST is not allowed for that request.
+		const draft = await cms.create('/posts', u.admin, { title: 'Draft', status: 'draft' });
+		const comment = await call('pretty', 'POST', '/wp/v2/comments', { headers: as(u.admin), json: { post: draft.id, content: 'On a draft' } });
+		expect(comment.body.code).toBe('rest_comment_draft_post');
+		expect(comment.headers.get('allow')).toBe('GET');
+	});
 });

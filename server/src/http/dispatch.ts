@@ -84,6 +84,16 @@ export function parse(schema: ZodType | undefined, input: unknown, where: string
 }
 
 /**
+ * A site route's body as WordPress takes it: the named fields of a JSON object. A JSON list or a single
+ * value names none (PHP reads a list as fields `0`, `1`... that no route has), so a route that takes an
+ * object gets no fields, and answers as for an empty body; a route that takes more (MCP's batches) gets it.
+ */
+function namedFields(route: Route, body: unknown): unknown {
+	const objectOnly = route.body?.def.type === 'object';
+	return objectOnly && body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body)) ? undefined : body;
+}
+
+/**
  * Runs a route on a request: authenticates the caller, validates path, query and body, and returns
  * what the handler returns (without the envelope). `POST /batch/v1` runs its requests through it too.
  */
@@ -93,7 +103,7 @@ export async function callRoute(route: Route, services: Services, request: Fasti
 	const ctx = {
 		params: parse(route.params, request.params, 'path', gateway),
 		query: parse(route.query, request.query, 'query', gateway),
-		body: parse(route.body, request.body, 'body', gateway),
+		body: parse(route.body, gateway ? request.body : namedFields(route, request.body), 'body', gateway),
 		user,
 		device,
 		siteUser,
@@ -214,6 +224,8 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 		const options: RouteOptions = {
 			method: route.method,
 			url: fastifyPath(route),
+			// For an answer made before the handler (a body that is no JSON): the route's `Allow`, as WordPress sends it.
+			config: { allowOf: (request: FastifyRequest) => allowFor(group, services, request, request.params as Record<string, string>) } as RouteOptions['config'],
 			handler: async (request, reply) => {
 				matchParams(route, request);
 				setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
@@ -227,7 +239,10 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 				// once the answer was out. Nothing more to send.
 				if (data === reply || reply.sent) return reply;
 				if (gateway) return { success: true, data: data ?? null };
-				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) });
+				// The indexes link whatever `_fields` asks (WordPress's `get_index` adds its links itself; the
+				// controllers add theirs only when `_links` is asked for).
+				const linksAlways = route.path === '/' || namespaceOf(route.path) === route.path.slice(1);
+				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) }, { linksAlways });
 			},
 		};
 		if (route.rawBody) app.register(async (scope) => rawBodies(scope).route(options));
@@ -254,6 +269,8 @@ function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: nu
 	}
 	if (error instanceof SyntaxError) return new ApiError(400, `body is not valid JSON: ${error.message}`, 'rest_invalid_json');
 	const status = error.statusCode ?? 500;
+	// A method the router does not know (`?_method=BREW`): no route has it.
+	if (status === 404) return noRoute(request);
 	return new ApiError(status, status < 500 ? error.message : 'internal server error', status < 500 ? 'rest_invalid_request' : 'internal_error');
 }
 
@@ -304,6 +321,14 @@ export function clientErrors(error: Error & { code?: string; rawPacket?: unknown
 export const frameworkErrors = (bodyLimit: number) => (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
 	send(request, reply, fromFastify(error, request, bodyLimit));
 
+/** PHP's `json_last_error()` and its message for a body `JSON.parse` refused, as WordPress's `rest_invalid_json` data carries them. */
+function phpJsonError(reason: string) {
+	// PHP's parser meets the end of the input inside a string as a control character too.
+	return /control character|unterminated string/i.test(reason)
+		? { json_error_code: 3, json_error_message: 'Control character error, possibly incorrectly encoded' }
+		: { json_error_code: 4, json_error_message: 'Syntax error' };
+}
+
 /** Errors become the envelope of the namespace asked for; nothing a client sends escapes as a crash. */
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 	// Bodies are JSON only: text/plain would otherwise reach the routes as a string.
@@ -323,7 +348,8 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 			try {
 				JSON.parse(body as string);
 			} catch (syntax) {
-				return done(new ApiError(400, `body is not valid JSON: ${(syntax as Error).message}`, 'rest_invalid_json'));
+				const reason = (syntax as Error).message;
+				return done(new ApiError(400, `body is not valid JSON: ${reason}`, 'rest_invalid_json', phpJsonError(reason)));
 			}
 			done(new ApiError(400, 'body must not contain "__proto__" or "constructor.prototype" keys', 'rest_invalid_json'));
 		});
@@ -332,6 +358,12 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 	// Form bodies, as WordPress reads `$_POST` (and `$_FILES`): on the site's routes only, the gateway takes JSON.
 	const formsRefused = (request: FastifyRequest) =>
 		isGatewayUrl(request.url) ? new ApiError(415, `Content-Type ${request.headers['content-type']} is not supported; send application/json`, 'rest_invalid_media_type') : undefined;
+	// Any other type (text/plain...) WordPress does not read: the route gets no fields. The gateway refuses it.
+	app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) => {
+		const refused = formsRefused(request);
+		if (refused) return done(refused);
+		done(null, undefined);
+	});
 	app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
 		const refused = formsRefused(request);
 		if (refused) return done(refused);
@@ -351,6 +383,9 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 	app.setErrorHandler((error: FastifyError, request, reply) => {
 		const apiError = error instanceof ApiError ? error : fromFastify(error, request, bodyLimit);
 		if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
+		// WordPress reads the JSON body once it has matched the route, so its refusal carries the route's `Allow`.
+		const allowOf = (request.routeOptions.config as { allowOf?: (request: FastifyRequest) => string }).allowOf;
+		if (apiError.code === 'rest_invalid_json' && allowOf && !reply.hasHeader('allow')) setAllow(reply, allowOf(request));
 		return send(request, reply, apiError);
 	});
 

@@ -204,7 +204,9 @@ export function invalidParams(error: ZodError, input: unknown, where: string): A
 		const name = param(issue.path);
 		if (params[name] !== undefined) continue;
 		params[name] = sentence(issue, input, (path) => fieldName(path, where));
-		details[name] = { code: wpCode(issue, valueAt(input, issue.path)), message: params[name], data: issue.code === 'invalid_type' ? { param: fieldName(issue.path, where) } : null };
+		// WordPress's type errors say which parameter (`{param}`); its other refusals carry no data.
+		const typeError = issue.code === 'invalid_type' || issue.code === 'invalid_union';
+		details[name] = { code: wpCode(issue, valueAt(input, issue.path)), message: params[name], data: typeError ? { param: fieldName(issue.path, where) } : null };
 	}
 	return badRequest(`Invalid parameter(s): ${Object.keys(params).join(', ')}`, 'rest_invalid_param', { params, details });
 }
@@ -212,7 +214,9 @@ export function invalidParams(error: ZodError, input: unknown, where: string): A
 /** The code `rest_validate_value_from_schema` gives the same problem. */
 function wpCode(issue: ZodError['issues'][number], value: unknown): string {
 	switch (issue.code) {
+		// A value that fits none of a type's forms (`yes` for a boolean, which takes `true`, `1`...) is one of the wrong type.
 		case 'invalid_type':
+		case 'invalid_union':
 			return 'rest_invalid_type';
 		case 'invalid_value':
 			return 'rest_not_in_enum';
@@ -224,6 +228,9 @@ function wpCode(issue: ZodError['issues'][number], value: unknown): string {
 			return issue.format === 'regex' ? 'rest_invalid_pattern' : typeof value === 'string' && /date|time/.test(issue.format) ? 'rest_invalid_date' : 'rest_invalid_param';
 		case 'unrecognized_keys':
 			return 'rest_additional_properties_forbidden';
+		case 'custom':
+			// A refinement names WordPress's code for what it checks (`params: {wpCode: 'rest_invalid_date'}`).
+			return (issue.params as { wpCode?: string } | undefined)?.wpCode ?? 'rest_invalid_param';
 		default:
 			return 'rest_invalid_param';
 	}

@@ -11,22 +11,20 @@ import { bracketQuery } from './query';
 /** The relation of the API root in the `Link` header (and on the site's pages). */
 export const API_ROOT_REL = 'https://api.w.org/';
 
-/** Methods a POST may be turned into; anything else is left as the POST it is. */
-const OVERRIDES = new Set(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-
 /**
- * `?_method=DELETE` or `X-HTTP-Method-Override: DELETE` on a POST runs the named method's route, as
- * WordPress's `serve_request` does (the query parameter wins). Set on the raw request before routing.
- * Unlike WordPress, only a POST is overridden: a link or an image (GET) that a browser follows with
- * its cached Basic credentials must not delete anything.
+ * `?_method=DELETE` or `X-HTTP-Method-Override: DELETE` runs the named method's route, as WordPress's
+ * `serve_request` does (the query parameter wins), whatever the request's own method: a GET that names
+ * DELETE deletes. That is safe only while no browser holds Basic credentials for the site, which the
+ * server sees to: it never asks a browser for them (`WWW-Authenticate` goes to MCP clients only, see
+ * engine/mcp.ts), and CORS never lets another origin send credentials (cors.ts). A method no route has
+ * (`BREW`) is then no route (404 `rest_no_route`). Set on the raw request before routing.
  */
 export function overrideMethod(req: IncomingMessage, url: string) {
-	if (req.method !== 'POST') return;
 	const q = url.indexOf('?');
 	const fromQuery = q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get('_method');
 	const header = req.headers['x-http-method-override'];
 	const wanted = (fromQuery ?? (Array.isArray(header) ? header[0] : header))?.trim().toUpperCase();
-	if (wanted && OVERRIDES.has(wanted)) req.method = wanted;
+	if (wanted) req.method = wanted;
 }
 
 /** A query as PHP reads it (`_fields[]=a` is the list `_fields`), without touching the request's own. */
@@ -89,9 +87,9 @@ const included = (field: string, fields: string[]) => fields.some((f) => f === f
  * `_fields`: each item of a list (or the one object) keeps the fields asked for. `_links` is kept only
  * when `_links` or `_embedded` is asked for, as WordPress's controllers add links only then.
  */
-function filterFields(data: unknown, fields: string[]): unknown {
+function filterFields(data: unknown, fields: string[], linksAlways: boolean): unknown {
 	const tree = fieldTree(fields);
-	const links = included('_links', fields) || included('_embedded', fields);
+	const links = linksAlways || included('_links', fields) || included('_embedded', fields);
 	const one = (item: unknown) => {
 		if (!isObject(item)) return item;
 		const kept = pick(item, tree) as Json;
@@ -168,16 +166,26 @@ export function envelope(body: unknown, status: number, reply: FastifyReply) {
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(reply.getHeaders())) {
 		if (TRANSPORT_HEADERS.has(name.toLowerCase())) continue;
-		headers[headerCase(name)] = value;
+		headers[headerCase(name)] = envelopeValue(name.toLowerCase(), value);
 		reply.removeHeader(name);
 	}
 	reply.code(200);
 	return { body, status, headers };
 }
 
+/** Header names WordPress writes in a case of their own. */
+const HEADER_NAMES: Record<string, string> = { 'x-wp-totalpages': 'X-WP-TotalPages' };
+
 /** `x-wp-total` -> `X-WP-Total`: the names as WordPress writes them (every word capitalized, `WP` and `ID` in capitals). */
 export const headerCase = (name: string) =>
+	HEADER_NAMES[name.toLowerCase()] ??
 	name.replace(/[^-]+/g, (word) => (/^(wp|id)$/i.test(word) ? word.toUpperCase() : word[0].toUpperCase() + word.slice(1).toLowerCase()));
+
+/** A header's value as WordPress's response object holds it: the totals as integers, several links as one string. */
+function envelopeValue(name: string, value: unknown): unknown {
+	if (name === 'x-wp-total' || name === 'x-wp-totalpages') return Number(value);
+	return Array.isArray(value) ? value.join(', ') : value;
+}
 
 /** Whether the query asks for an `_envelope` (present with any value, as WordPress's `isset`). */
 export const wantsEnvelope = (query: unknown) => isObject(query) && query._envelope !== undefined;
@@ -186,11 +194,11 @@ export const wantsEnvelope = (query: unknown) => isObject(query) && query._envel
  * What the REST server does to a site route's answer after the route ran: `_fields`, then `_embed`, then
  * `_envelope` (as `serve_request`: the response filters, the envelope, then the embedding inside it).
  */
-export async function shapeAnswer(data: unknown, request: FastifyRequest, reply: FastifyReply, site: Site): Promise<unknown> {
+export async function shapeAnswer(data: unknown, request: FastifyRequest, reply: FastifyReply, site: Site, { linksAlways = false } = {}): Promise<unknown> {
 	const query = phpParams(request.query);
 	let out = withoutPreviousLinks(data);
 	const fields = query._fields === undefined ? undefined : parseList(query._fields);
-	if (fields?.length) out = filterFields(out, fields);
+	if (fields?.length) out = filterFields(out, fields, linksAlways);
 	if (query._embed !== undefined && (!fields?.length || included('_links', fields) || included('_embedded', fields))) {
 		out = await embedLinks(out, parseEmbed(query._embed), site);
 	}

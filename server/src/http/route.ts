@@ -48,6 +48,14 @@ export function requestContext(request: FastifyRequest): string {
 	return typeof context === 'string' ? context : 'view';
 }
 
+/**
+ * Sets the request's `context` after a write, as WordPress's controllers do (`$request->set_param('context',
+ * 'edit')` before answering a create or an update): the `Allow` header, computed after the handler, reads it.
+ */
+export function setRequestContext(request: FastifyRequest, context: 'view' | 'edit') {
+	(request.query as Record<string, unknown>).context = context;
+}
+
 type Infer<S> = S extends ZodType ? z.output<S> : undefined;
 
 export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | undefined, B extends ZodType | undefined> {

@@ -7,6 +7,7 @@ import { allowFor, callRoute, parse, REST_PREFIX, routesByPath } from '../http/d
 import { InProcessReply, matchRoute, splitPath } from '../http/in-process';
 import type { Services } from '../services';
 import { expandEngineRoutes } from './content/engine-types';
+import { toList } from './content/params';
 
 /** WordPress's default (`rest_get_max_batch_size`). */
 export const MAX_BATCH_REQUESTS = 25;
@@ -22,7 +23,8 @@ type BatchRequest = z.output<typeof batchRequest>;
 
 const batchBody = z.object({
 	validation: z.enum(['require-all-validate', 'normal']).default('normal'),
-	requests: z.array(batchRequest).min(1).max(MAX_BATCH_REQUESTS),
+	// As WordPress reads an array parameter, text is a list (`"nope"` is one request, not an object).
+	requests: z.preprocess(toList, z.array(batchRequest).min(1).max(MAX_BATCH_REQUESTS)),
 });
 
 /** One answer of the batch, as WordPress envelopes it. */

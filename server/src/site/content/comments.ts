@@ -205,6 +205,30 @@ function dateOf(body: CommentBody, zone: string): number | undefined {
 	return undefined;
 }
 
+/**
+ * WordPress's `create_item_permissions_check` for a comment: signed in (anonymous comments are off by
+ * default), moderator-only fields, and an existing post the caller may read, neither draft nor trash,
+ * open to comments. The caller, the post and whether the caller moderates; throws WordPress's refusal.
+ */
+function createPermission(services: Services, user: UserRow | null, body: z.output<typeof commentBody>, ip: string) {
+	// WordPress's `rest_allow_anonymous_comments` filter is false by default.
+	if (!user) throw new ApiError(401, 'Sorry, you must be logged in to comment.', 'rest_comment_login_required');
+	const moderator = can(user, 'moderate_comments');
+	const notAllowed = (field: string, code: string) => denied(user, code, `Sorry, you are not allowed to edit '${field}' for comments.`);
+	if (body.author !== undefined && body.author !== user.id && !moderator) throw notAllowed('author', 'rest_comment_invalid_author');
+	if (body.author_ip !== undefined && !moderator && body.author_ip !== ip) throw notAllowed('author_ip', 'rest_comment_invalid_author_ip');
+	if (body.status !== undefined && !moderator) throw notAllowed('status', 'rest_comment_invalid_status');
+	const noPost = () => new ApiError(403, 'Sorry, you are not allowed to create this comment without a post.', 'rest_comment_invalid_post_id');
+	if (!body.post) throw noPost();
+	const post = services.store.content.get(body.post);
+	if (!post || post.type === 'revision') throw noPost();
+	if (post.status === 'draft') throw new ApiError(403, 'Sorry, you are not allowed to create a comment on this post.', 'rest_comment_draft_post');
+	if (post.status === 'trash') throw new ApiError(403, 'Sorry, you are not allowed to create a comment on this post.', 'rest_comment_trash_post');
+	if (!canRead(user, typeOf(services, post), post)) throw denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
+	if (post.comment_status !== 'open') throw new ApiError(403, 'Sorry, comments are closed for this item.', 'rest_comment_closed');
+	return { user, post, moderator };
+}
+
 /** WordPress's comment length limits (`wp_check_comment_data_max_lengths`). */
 function checkLengths(content: string) {
 	if (content.length > 65525) throw badRequest('Comment field exceeds maximum length allowed.', 'comment_content_column_length');
@@ -384,29 +408,15 @@ export function commentRoutes(): Route[] {
 			path,
 			auth: 'site',
 			summary: 'Create a comment on an item whose comments are open (201, Location); signed-in users only',
-			// Signed in, and for a post: WordPress's check refuses a request naming no existing post to everyone.
-			allowed: ({ siteUser, request }) => {
-				const post = (request.body as { post?: unknown } | undefined)?.post ?? (request.query as { post?: unknown }).post;
-				return siteUser !== null && post !== undefined && post !== '' && post !== 0;
+			// WordPress's permission callback, run on the request as it came (a throw is a no).
+			allowed: ({ services, siteUser, request }) => {
+				const body = commentBody.safeParse(request.body ?? {});
+				return body.success && !!createPermission(services, siteUser, body.data, request.ip);
 			},
 			body: commentBody,
-			handler: ({ services, siteUser: user, body, request, reply }) => {
-				const { zone } = contentEnv(services, user, POST);
-				// WordPress's `rest_allow_anonymous_comments` filter is false by default.
-				if (!user) throw new ApiError(401, 'Sorry, you must be logged in to comment.', 'rest_comment_login_required');
-				const moderator = can(user, 'moderate_comments');
-				const notAllowed = (field: string, code: string) => denied(user, code, `Sorry, you are not allowed to edit '${field}' for comments.`);
-				if (body.author !== undefined && body.author !== user.id && !moderator) throw notAllowed('author', 'rest_comment_invalid_author');
-				if (body.author_ip !== undefined && !moderator && body.author_ip !== request.ip) throw notAllowed('author_ip', 'rest_comment_invalid_author_ip');
-				if (body.status !== undefined && !moderator) throw notAllowed('status', 'rest_comment_invalid_status');
-				const noPost = () => new ApiError(403, 'Sorry, you are not allowed to create this comment without a post.', 'rest_comment_invalid_post_id');
-				if (!body.post) throw noPost();
-				const post = services.store.content.get(body.post);
-				if (!post || post.type === 'revision') throw noPost();
-				if (post.status === 'draft') throw new ApiError(403, 'Sorry, you are not allowed to create a comment on this post.', 'rest_comment_draft_post');
-				if (post.status === 'trash') throw new ApiError(403, 'Sorry, you are not allowed to create a comment on this post.', 'rest_comment_trash_post');
-				if (!canRead(user, typeOf(services, post), post)) throw denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
-				if (post.comment_status !== 'open') throw new ApiError(403, 'Sorry, comments are closed for this item.', 'rest_comment_closed');
+			handler: ({ services, siteUser, body, request, reply }) => {
+				const { zone } = contentEnv(services, siteUser, POST);
+				const { user, post, moderator } = createPermission(services, siteUser, body, request.ip);
 
 				const raw = request.body as { id?: unknown } | undefined;
 				if (raw?.id) throw badRequest('Cannot create existing comment.', 'rest_comment_exists');

@@ -406,7 +406,12 @@ export const mediaRoutes: Route[] = [
 		summary:
 			'Upload a file (201, Location): the raw body with its Content-Type and Content-Disposition: attachment; filename=..., ' +
 			'or multipart/form-data with the file in `file`; the other fields in the query string or the form',
-		allowed: ({ siteUser }) => can(siteUser, 'upload_files'),
+		// WordPress's check on the request: `upload_files`, and the rights over the author and post it names.
+		allowed: ({ services, siteUser, request }) => {
+			const query = request.query as { post?: unknown; author?: unknown };
+			checkUpload(contentEnv(services, siteUser, MEDIA), { post: Number(query.post) || undefined, author: Number(query.author) || undefined } as MediaBody);
+			return true;
+		},
 		query: uploadFields,
 		handler: async ({ services, siteUser: user, request, reply }) => {
 			const { fields, file } = readUpload(request);
@@ -474,6 +479,8 @@ export const mediaRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Edit an image (rotate, crop) into a new media item (201, Location): the original stays as it is',
 		params: idParams,
+		// `edit_media_item_permissions_check`: `upload_files`, then the item's update check.
+		allowed: onItem((_, user, row) => can(user, 'upload_files') && canEdit(user, MEDIA, row)),
 		body: editBody,
 		handler: async ({ services, siteUser: user, params, body, request, reply }) => {
 			const id = pathId(request, params.id);
@@ -531,6 +538,8 @@ export const mediaRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Make the sizes an image is missing (action create-image-subsizes), as after an upload; answers the item',
 		params: idParams,
+		// `post_process_item_permissions_check` is the item's update check.
+		allowed: onItem((_, user, row) => canEdit(user, MEDIA, row)),
 		// WordPress reads `action` from the body or the query string.
 		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
 		body: z.object({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),

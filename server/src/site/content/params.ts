@@ -44,7 +44,7 @@ export const list = <T extends ZodType>(item: T) => z.preprocess(toList, z.array
 export const idList = () => list(wpInt(0));
 
 /** RFC 3339 date-time, as WordPress's `date-time` format; without an offset it is the site's time (GMT for `*_gmt`). */
-export const dateTime = z.string().refine(isDateTime, { error: 'must be a date-time such as 2024-05-01T09:30:00 (RFC 3339)' });
+export const dateTime = z.string().refine(isDateTime, { error: 'must be a date-time such as 2024-05-01T09:30:00 (RFC 3339)', params: { wpCode: 'rest_invalid_date' } });
 
 export const CONTEXTS = ['view', 'embed', 'edit'] as const;
 export type Context = (typeof CONTEXTS)[number];

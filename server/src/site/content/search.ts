@@ -181,5 +181,5 @@ export const searchRoutes: Route[] = [
 ];
 
 function invalidSubtype(value: string, allowed: string[]) {
-	return invalidParam('subtype', `subtype has ${JSON.stringify(value)}, which is not one of: ${allowed.join(', ')}`);
+	return invalidParam('subtype', `subtype has ${JSON.stringify(value)}, which is not one of: ${allowed.join(', ')}`, 'rest_not_in_enum');
 }

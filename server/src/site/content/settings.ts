@@ -95,7 +95,7 @@ function checkValues(services: Services, body: SettingsBody) {
 	if (body.url != null && body.url.replace(/\/+$/, '') !== services.baseUrl) {
 		throw invalidParam('url', `url is the server's own address (${services.baseUrl}): it is set in the server's configuration (baseUrl), not here`);
 	}
-	if (body.email != null && !EMAIL.test(body.email)) throw invalidParam('email', 'email must be an email address, e.g. admin@example.com');
+	if (body.email != null && !EMAIL.test(body.email)) throw invalidParam('email', 'email must be an email address, e.g. admin@example.com', 'rest_invalid_email');
 	if (body.timezone != null && (body.timezone === '' || !validZone(body.timezone))) {
 		throw invalidParam('timezone', 'timezone must be a time zone name, e.g. Europe/Berlin or UTC');
 	}

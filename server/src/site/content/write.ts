@@ -29,8 +29,8 @@ export function contentEnv(services: Services, user: UserRow | null, def: PostTy
 const UNPUBLISHED = ['draft', 'pending', 'auto-draft'];
 
 /** One parameter's problem, as WordPress reports invalid parameters. */
-export const invalidParam = (name: string, sentence: string) =>
-	badRequest(`Invalid parameter(s): ${name}`, 'rest_invalid_param', { params: { [name]: sentence } });
+export const invalidParam = (name: string, sentence: string, code = 'rest_invalid_param') =>
+	badRequest(`Invalid parameter(s): ${name}`, 'rest_invalid_param', { params: { [name]: sentence }, details: { [name]: { code, message: sentence, data: null } } });
 
 /** The item of the type with this id, or WordPress's 404. */
 export function getItem(services: Services, def: PostType, id: number): ContentRow {

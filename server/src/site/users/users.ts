@@ -75,7 +75,7 @@ const fields = {
 		.string()
 		.trim()
 		.max(100)
-		.refine((text) => EMAIL.test(text), { error: 'must be an email address' }),
+		.refine((text) => EMAIL.test(text), { error: 'must be an email address', params: { wpCode: 'rest_invalid_email' } }),
 	url: z
 		.string()
 		.trim()
