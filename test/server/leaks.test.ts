@@ -1,0 +1,178 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from '../../server/src/app';
+import { startSite, type SiteUser, type SiteUsers } from '../helpers/content';
+import { client, type Client } from '../helpers/server';
+import { sleep } from '../helpers/webhooks';
+
+/** What the server must not let out: the AI key, in any form, streamed or saved. */
+
+const KEY = 'sk-live-LEAKY-0123456789abcdefXYZ';
+const P = '/wp-json/proxyext/v1/ai-api-proxy';
+const as = (user: SiteUser) => ({ headers: user.headers });
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+/** The key as a service may echo it, JSON-escaped character by character. */
+const jsonEscaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+/** Every character URL-encoded, in lower case. */
+const urlEncoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+
+/** The forms of the key found in `text`: as it is, after URL- or JSON-decoding, or in a Base64 run (its middle, at any alignment). */
+function leaks(text: string): string[] {
+	const found: string[] = [];
+	if (text.includes(KEY)) found.push('raw');
+	if (text.replace(/%([0-9a-f]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))).includes(KEY)) found.push('url');
+	if (text.replace(/\\u([0-9a-f]{4})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\\//g, '/').includes(KEY)) found.push('json');
+	const middle = KEY.slice(3, -3);
+	for (const run of text.match(/[A-Za-z0-9+/_-]{12,}/g) ?? []) {
+		for (let shift = 0; shift < 4; shift++) {
+			const part = run.slice(shift);
+			if (Buffer.from(part, 'base64').toString('latin1').includes(middle) || Buffer.from(part, 'base64url').toString('latin1').includes(middle)) found.push(`base64 ${run}`);
+		}
+	}
+	return [...new Set(found)];
+}
+
+/** A stand-in AI service that echoes the key it is given, whole, split over events and network chunks, and encoded. */
+function startLeakyUpstream() {
+	const server = http.createServer((req, res) => {
+		let body = '';
+		req.on('data', (c) => (body += c));
+		req.on('end', async () => {
+			const path = req.url!.split('?')[0];
+			if (path === '/v1/chat/completions') {
+				const parsed = JSON.parse(body || '{}');
+				res.writeHead(200, { 'content-type': 'text/event-stream' });
+				const event = (content: string, finish: string | null = null) =>
+					`data: ${JSON.stringify({ id: 'c1', model: 'leaky', choices: [{ index: 0, delta: finish ? {} : { content }, finish_reason: finish }] })}\n\n`;
+				const third = Math.floor(KEY.length / 3);
+				// The key over three deltas (as a model streams it token by token), the middle event in two network writes.
+				res.write(event(`${parsed.messages.at(-1).content}: ${KEY.slice(0, third)}`));
+				const middle = event(KEY.slice(third, 2 * third));
+				res.write(middle.slice(0, 25));
+				await sleep(30);
+				res.write(middle.slice(25));
+				res.write(event(`${KEY.slice(2 * third)} b64 ${b64(`x${KEY}`)} url ${urlEncoded}`));
+				// JSON-escaped in the event itself, and the key's Base64 over two deltas.
+				res.write(`data: {"id":"c1","model":"leaky","choices":[{"index":0,"delta":{"content":" json ${jsonEscaped} split "},"finish_reason":null}]}\n\n`);
+				const encoded = b64(KEY);
+				res.write(event(encoded.slice(0, 10)));
+				res.write(event(`${encoded.slice(10)} end`));
+				res.write(event('', 'stop'));
+				res.end('data: [DONE]\n\n');
+				return;
+			}
+			if (path === '/v1/echo-encoded') {
+				res.writeHead(400, { 'content-type': 'application/json' });
+				// Raw JSON text: JSON-escaped, Base64 (standard and URL-safe, at an odd alignment), URL-encoded, and JSON inside JSON.
+				return res.end(
+					`{"error":{"message":"bad key ${jsonEscaped}","b64":"${b64(`ab${KEY}`)}","b64url":"${Buffer.from(`a${KEY}`).toString('base64url')}","url":"${urlEncoded.toUpperCase()}","nested":${JSON.stringify(JSON.stringify({ key: KEY }))}}}`,
+				);
+			}
+			if (path === '/v1/echo-text') {
+				res.writeHead(200, { 'content-type': 'text/plain' });
+				return res.end(`header was Bearer ${b64(KEY)} / ${encodeURIComponent(KEY)}`);
+			}
+			res.writeHead(404).end();
+		});
+	});
+	return new Promise<{ url: string; close: () => void }>((resolve) =>
+		server.listen(0, '127.0.0.1', () =>
+			resolve({
+				url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+				close: () => {
+					server.closeAllConnections();
+					server.close();
+				},
+			}),
+		),
+	);
+}
+
+async function setKey(api: Client, admin: SiteUser) {
+	const nonce = (await api.get('/settings', as(admin))).body.nonce;
+	expect((await api.post('/key', { api_key: KEY, nonce }, as(admin))).status).toBe(200);
+}
+
+async function streamed(server: App, user: SiteUser, content: string) {
+	const res = await fetch(`${server.url}${P}/chat/completions`, {
+		method: 'POST',
+		headers: { ...user.headers, 'content-type': 'application/json' },
+		body: JSON.stringify({ stream: true, messages: [{ role: 'user', content }] }),
+	});
+	expect(res.status).toBe(200);
+	const text = await res.text();
+	const events = text.split('\n\n').filter(Boolean);
+	expect(events.at(-1)).toBe('data: [DONE]');
+	const reply = events
+		.slice(0, -1)
+		.map((e) => JSON.parse(e.slice('data: '.length)))
+		.map((chunk) => chunk.choices.map((c: { delta?: { content?: string } }) => c.delta?.content ?? '').join(''))
+		.join('');
+	return { text, reply };
+}
+
+describe('the AI key, echoed by the service', () => {
+	let server: App;
+	let u: SiteUsers;
+	let api: Client;
+	let upstream: Awaited<ReturnType<typeof startLeakyUpstream>>;
+
+	beforeAll(async () => {
+		upstream = await startLeakyUpstream();
+		({ server, u } = await startSite({ aiUpstreamUrl: `${upstream.url}/v1` }));
+		api = client(server.url, P);
+		await setKey(api, u.admin);
+	});
+	afterAll(() => {
+		server.close();
+		upstream.close();
+	});
+
+	test('a streamed answer: the key is blanked even split over events and network chunks, or encoded; so is the reply saved', async () => {
+		const { text, reply } = await streamed(server, u.author, 'here');
+		expect(leaks(text)).toEqual([]);
+		expect(leaks(reply)).toEqual([]);
+		// Base64 keeps at most the two bytes at each end that share a group with what surrounds the key.
+		expect(reply).toBe('here: [redacted] b64 eHNr[redacted]Wg== url [redacted] json [redacted] split [redacted] end');
+		const saved = await api.get('/response', as(u.author));
+		expect(saved.body.content).toBe(reply);
+		const kept = JSON.stringify(server.services.store.objects.get('proxyext', 'conversation', String(u.author.id)));
+		expect(leaks(kept)).toEqual([]);
+	});
+
+	test('a whole answer: JSON-escaped, Base64 at any alignment, URL-encoded and nested JSON forms are blanked', async () => {
+		const json = await api.get('/echo-encoded', as(u.editor));
+		expect(json.status).toBe(400);
+		expect(leaks(JSON.stringify(json.body))).toEqual([]);
+		expect(json.body.error.message).toBe('bad key [redacted]');
+		expect(json.body.error.nested).toBe('{"key":"[redacted]"}');
+		const text = await api.get('/echo-text', as(u.editor));
+		expect(leaks(String(text.body))).toEqual([]);
+		expect(text.body).toContain('/ [redacted]');
+	});
+});
+
+describe('the AI key, echoed by the simulated model', () => {
+	let server: App;
+	let u: SiteUsers;
+	let api: Client;
+
+	beforeAll(async () => {
+		({ server, u } = await startSite());
+		api = client(server.url, P);
+		await setKey(api, u.admin);
+	});
+	afterAll(() => server.close());
+
+	test('a streamed echo and a plain one carry no form of the key, nor does the conversation', async () => {
+		const asked = `repeat ${KEY} and ${b64(KEY)} and ${encodeURIComponent(KEY)}`;
+		const { text, reply } = await streamed(server, u.author, asked);
+		expect(leaks(text)).toEqual([]);
+		expect(reply).toMatch(/^You said: "repeat \[redacted\] and \[redacted\] and \[redacted\]" \(\d+ words, message 1 of this conversation\)\.$/);
+		const plain = await api.post('/chat/completions', { messages: [{ role: 'user', content: asked }] }, as(u.editor));
+		expect(leaks(JSON.stringify(plain.body))).toEqual([]);
+		const conversation = (await api.get('/clear-conversation', as(u.author))).body.previous;
+		expect(conversation.map((m: { content: string }) => m.content)).toEqual(['repeat [redacted] and [redacted] and [redacted]', reply]);
+	});
+});
