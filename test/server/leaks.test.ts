@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../../server/src/app';
 import { startSite, type SiteUser, type SiteUsers } from '../helpers/content';
-import { client, type Client } from '../helpers/server';
+import { ADMIN_KEY, client, connectedDevice, startGateway, type Client } from '../helpers/server';
 import { sleep } from '../helpers/webhooks';
 
 /** What the server must not let out: the AI key, in any form, streamed or saved. */
@@ -174,5 +174,73 @@ describe('the AI key, echoed by the simulated model', () => {
 		expect(leaks(JSON.stringify(plain.body))).toEqual([]);
 		const conversation = (await api.get('/clear-conversation', as(u.author))).body.previous;
 		expect(conversation.map((m: { content: string }) => m.content)).toEqual(['repeat [redacted] and [redacted] and [redacted]', reply]);
+	});
+});
+
+describe('sandbox media types', () => {
+	let server: App;
+	let sandbox: Client;
+	const html = b64('<h1>spoofed</h1><script>alert(1)</script>');
+
+	beforeAll(async () => {
+		({ server, sandbox } = await startGateway());
+		await connectedDevice(server, 'media');
+	});
+	afterAll(() => server.close());
+
+	const inbound = (body: Record<string, unknown>) => sandbox.post('/devices/media/inbound', { from: '5521987650001', type: 'document', file: html, ...body }, { key: ADMIN_KEY });
+
+	test('a mimetype that is not one media type is a 400 naming the field; nothing is stored', async () => {
+		const files = () => (server.services.store.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+		const before = files();
+		for (const mimetype of ['text/plain;charset=utf-8,text/html', 'text/html, text/plain', 'text', 'text/plain;;', 'a/b/c']) {
+			const res = await inbound({ mimetype });
+			expect({ mimetype, status: res.status }).toEqual({ mimetype, status: 400 });
+			expect(res.body.message).toContain('mimetype');
+			expect(res.body.message).toContain('must be one media type such as image/png');
+		}
+		expect(files()).toBe(before);
+	});
+
+	test('a valid one is stored normalized; active types are downloads, never rendered, never sniffed', async () => {
+		const plain = await inbound({ mimetype: 'Text/Plain;charset=utf-8' });
+		expect(plain.status).toBe(200);
+		expect(plain.body.data.mimetype).toBe('text/plain; charset=utf-8');
+		const served = await fetch(plain.body.data.fileURL);
+		expect(served.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+		expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+		expect(served.headers.get('content-disposition')).toMatch(/^inline;/);
+		for (const type of ['text/html', 'image/svg+xml', 'application/xml', 'text/javascript']) {
+			const res = await inbound({ mimetype: type });
+			const file = await fetch(res.body.data.fileURL);
+			expect({ type, served: file.headers.get('content-type'), disposition: file.headers.get('content-disposition')?.split(';')[0], nosniff: file.headers.get('x-content-type-options') }).toEqual({
+				type,
+				served: type,
+				disposition: 'attachment',
+				nosniff: 'nosniff',
+			});
+		}
+	});
+
+	test('a list stored before types were checked is served as bytes, as a download', async () => {
+		const file = server.services.store.files.insert({ mimetype: 'text/plain;charset=utf-8,text/html', file_name: 'old.txt', data: Buffer.from('<h1>old</h1>') });
+		const res = await fetch(`${server.url}/wp-content/uploads/wdm/${file.id}/old.txt`);
+		expect(res.headers.get('content-type')).toBe('application/octet-stream');
+		expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+	});
+
+	test('a media URL answered with a list of types does not give its type: the content and name do', async () => {
+		const origin = http.createServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'text/plain,text/html' });
+			res.end('<h1>remote</h1>');
+		});
+		await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+		try {
+			const res = await inbound({ file: `http://127.0.0.1:${(origin.address() as AddressInfo).port}/note.txt` });
+			expect(res.status).toBe(200);
+			expect(res.body.data.mimetype).toBe('text/plain');
+		} finally {
+			origin.close();
+		}
 	});
 });
