@@ -1,8 +1,11 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { App } from '../../server/src/app';
 import { startSite, type SiteUser, type SiteUsers } from '../helpers/content';
-import { ADMIN_KEY, client, connectedDevice, startGateway, type Client } from '../helpers/server';
+import { Store } from '../../server/src/store';
+import { ADMIN_KEY, client, connectedDevice, startGateway, startServer, tempDataDir, type Client } from '../helpers/server';
 import { sleep } from '../helpers/webhooks';
 
 /** What the server must not let out: the AI key, in any form, streamed or saved. */
@@ -241,6 +244,58 @@ describe('sandbox media types', () => {
 			expect(res.body.data.mimetype).toBe('text/plain');
 		} finally {
 			origin.close();
+		}
+	});
+});
+
+describe('the data directory and the store’s files', () => {
+	const modeOf = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
+	const storeFiles = (dir: string) => ['wdm.sqlite', 'wdm.sqlite-wal', 'wdm.sqlite-shm'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f));
+	let umask: number;
+	// No umask to lean on: the modes must be the server's own doing.
+	beforeAll(() => (umask = process.umask(0)));
+	afterAll(() => process.umask(umask));
+
+	test('a fresh data directory is 0700; the store, its -wal and -shm files and token.key are 0600', async () => {
+		const dir = path.join(tempDataDir(), 'fresh', 'data');
+		const server = await startServer({ data: dir });
+		try {
+			// A write, so that the write-ahead log and its index exist.
+			expect((await client(server.url).post('/devices', { name: 'modes' }, { key: ADMIN_KEY })).status).toBe(201);
+			const files = storeFiles(dir);
+			expect(files.map((f) => path.basename(f))).toEqual(['wdm.sqlite', 'wdm.sqlite-wal', 'wdm.sqlite-shm']);
+			expect(modeOf(dir)).toBe('700');
+			expect(Object.fromEntries([...files, path.join(dir, 'token.key')].map((f) => [path.basename(f), modeOf(f)]))).toEqual({
+				'wdm.sqlite': '600',
+				'wdm.sqlite-wal': '600',
+				'wdm.sqlite-shm': '600',
+				'token.key': '600',
+			});
+		} finally {
+			await server.close();
+		}
+	});
+
+	test('an existing 0755 directory with a 0644 store (an older server’s) is tightened, and says so', () => {
+		const dir = path.join(tempDataDir(), 'old');
+		const old = Store.open(dir);
+		old.db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+		for (const file of storeFiles(dir)) fs.chmodSync(file, 0o644);
+		fs.chmodSync(dir, 0o755);
+		const opened = storeFiles(dir);
+		expect(opened.length).toBe(3);
+		const notices: string[] = [];
+		const store = Store.open(dir, (message) => notices.push(message));
+		try {
+			expect(modeOf(dir)).toBe('700');
+			expect(opened.map(modeOf)).toEqual(['600', '600', '600']);
+			expect(notices).toEqual([
+				`${dir} could be read by other users of this machine (mode 0755): made 0700`,
+				...opened.map((file) => `${file} could be read by other users of this machine (mode 0644): made 0600`),
+			]);
+		} finally {
+			store.close();
+			old.close();
 		}
 	});
 });
