@@ -5,6 +5,7 @@ import { serveOptions } from './http/options';
 import { apiRootLink } from './http/rest-server';
 import { serveFiles } from './media/serve';
 import { serveOpenApi } from './http/openapi';
+import { protectPages } from './http/page-headers';
 import { serveObservability } from './observability';
 import { registerDashboard } from './dashboard';
 import { serveFrontPage } from './site/front-page';
@@ -37,6 +38,7 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	registerRoutes(app, routes, services);
 	serveOptions(app, routes, services);
 	serveFiles(app, services);
+	protectPages(app);
 	serveOpenApi(app, routes);
 	serveObservability(app, services);
 	registerDashboard(app);

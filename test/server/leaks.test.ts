@@ -299,3 +299,35 @@ describe('the data directory and the store’s files', () => {
 		}
 	});
 });
+
+describe('the pages people open: /dashboard and /docs', () => {
+	let server: App;
+	beforeAll(async () => {
+		server = await startServer();
+	});
+	afterAll(() => server.close());
+
+	test('each answer under them may not be framed, sniffed or sent as a referrer, and runs only the server’s scripts', async () => {
+		for (const url of ['/dashboard', '/dashboard/', '/dashboard/app.js', '/docs', '/docs/', '/docs/static/swagger-initializer.js', '/docs/json']) {
+			const res = await fetch(`${server.url}${url}`);
+			const csp = res.headers.get('content-security-policy') ?? '';
+			expect({ url, frame: res.headers.get('x-frame-options'), nosniff: res.headers.get('x-content-type-options'), referrer: res.headers.get('referrer-policy') }).toEqual({
+				url,
+				frame: 'DENY',
+				nosniff: 'nosniff',
+				referrer: 'no-referrer',
+			});
+			expect(csp).toContain("frame-ancestors 'none'");
+			expect(csp).toContain("script-src 'self';");
+			expect(csp).toContain("object-src 'none'");
+		}
+		expect((await fetch(`${server.url}/dashboard`)).headers.get('content-security-policy')).toContain("style-src 'self';");
+		// Other routes keep their own headers.
+		expect((await fetch(`${server.url}/wp-json/`)).headers.get('x-frame-options')).toBeNull();
+	});
+
+	test('Swagger UI is told not to keep authorizations (the API key, the application password) in localStorage', async () => {
+		const init = await (await fetch(`${server.url}/docs/static/swagger-initializer.js`)).text();
+		expect(init).toContain('"persistAuthorization":false');
+	});
+});
