@@ -178,6 +178,27 @@ describe('the AI key, echoed by the simulated model', () => {
 		const conversation = (await api.get('/clear-conversation', as(u.author))).body.previous;
 		expect(conversation.map((m: { content: string }) => m.content)).toEqual(['repeat [redacted] and [redacted] and [redacted]', reply]);
 	});
+
+	test('tool call arguments, streamed and whole, carry no form of the key', async () => {
+		const tools = [{ type: 'function', function: { name: 'send_message', description: 'Send a text message', parameters: { properties: { text: { type: 'string', description: 'message text' } } } } }];
+		const messages = [{ role: 'user', content: `send message "${KEY}"` }];
+		const whole = await api.post('/chat/completions', { messages, tools }, as(u.editor));
+		expect(whole.body.choices[0].message.tool_calls[0].function.arguments).toBe('{"text":"[redacted]"}');
+		const res = await fetch(`${server.url}${P}/chat/completions`, {
+			method: 'POST',
+			headers: { ...u.editor.headers, 'content-type': 'application/json' },
+			body: JSON.stringify({ stream: true, messages, tools }),
+		});
+		const text = await res.text();
+		expect(leaks(text)).toEqual([]);
+		const args = text
+			.split('\n\n')
+			.filter((e) => e.startsWith('data: {'))
+			.flatMap((e) => JSON.parse(e.slice(6)).choices.flatMap((c: { delta?: { tool_calls?: Array<{ function: { arguments?: string } }> } }) => c.delta?.tool_calls ?? []))
+			.map((call: { function: { arguments?: string } }) => call.function.arguments ?? '')
+			.join('');
+		expect(args).toBe('{"text":"[redacted]"}');
+	});
 });
 
 describe('sandbox media types', () => {
