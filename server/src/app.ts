@@ -7,6 +7,7 @@ import { serveOptions } from './http/options';
 import { apiRootLink } from './http/rest-server';
 import { serveFiles } from './media/serve';
 import { serveOpenApi } from './http/openapi';
+import { protectPages } from './http/page-headers';
 import { serveObservability } from './observability';
 import { registerDashboard } from './dashboard';
 import { serveFrontPage } from './site/front-page';
@@ -41,6 +42,7 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	serveMcpTransport(app);
 	serveCors(app);
 	serveFiles(app, services);
+	protectPages(app);
 	serveOpenApi(app, routes);
 	serveObservability(app, services);
 	registerDashboard(app);

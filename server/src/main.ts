@@ -89,7 +89,7 @@ function withStore<T>(config: Config, fn: (store: Store) => T): T {
 	if (!fs.existsSync(path.join(dir, 'wdm.sqlite'))) {
 		throw new Error(`no store in ${dir}: start the server first (it makes the store), or give its data directory with --data`);
 	}
-	const store = Store.open(dir);
+	const store = Store.open(dir, (message) => console.error(message));
 	try {
 		return store.tx(() => fn(store));
 	} finally {

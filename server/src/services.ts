@@ -45,7 +45,7 @@ export class Services {
 		options: ServiceOptions = {},
 	) {
 		const onError = (error: unknown) => log.error({ err: error }, 'background work failed');
-		this.store = Store.open(config.data);
+		this.store = Store.open(config.data, (message) => log.warn(message));
 		this.privateFetch = privateFetchPolicy(config.allowPrivateFetch, config.host);
 		this.outbound = new Outbound({ allowPrivate: this.privateFetch.allowed, resolve: options.resolve });
 		this.media = { timeoutMs: config.mediaTimeoutMs, maxBytes: config.mediaMaxBytes, outbound: this.outbound };

@@ -52,7 +52,13 @@ const writeAsContact = async (text: string) => {
 };
 
 test('sign in, pair a device by its QR code, watch a chat live, answer as the contact, replay a failed webhook delivery', async () => {
-	await page.goto(`${server.url}/dashboard`);
+	// The page works under its Content-Security-Policy: nothing it needs is refused.
+	const refused: string[] = [];
+	page.on('console', (message) => {
+		if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+	});
+	const opened = await page.goto(`${server.url}/dashboard`);
+	expect(opened?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
 
 	// Signed out: only the sign-in form; a wrong key is refused with the server's sentence.
 	await page.getByLabel('API key').fill('wdm_not_a_key');
@@ -165,6 +171,7 @@ test('sign in, pair a device by its QR code, watch a chat live, answer as the co
 	await page.getByRole('button', { name: 'Sign out' }).click();
 	await page.getByLabel('API key').waitFor();
 	expect(await page.getByRole('heading', { name: 'Devices' }).count()).toBe(0);
+	expect(refused).toEqual([]);
 }, 120_000);
 
 async function webhookId(): Promise<string> {

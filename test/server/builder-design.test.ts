@@ -332,6 +332,24 @@ describe('global classes', () => {
 		expect((await get('/global-classes/usage')).body.data['g-two']).toEqual({ total: 0, posts: [] });
 	});
 
+	test('preview usage names only the posts the caller may read: not others’ drafts and private items', async () => {
+		const data = JSON.stringify([{ id: 'x1', elType: 'e-flexbox', settings: { classes: { $$type: 'classes', value: ['g-two'] } }, elements: [] }]);
+		const draft = await cms.create('/posts', u.author2, { title: 'Ada secret draft', status: 'draft', meta: { _builder_data: data } });
+		const hidden = await cms.create('/posts', u.admin, { title: 'Admin private plan', status: 'private', meta: { _builder_data: data } });
+		const named = async (user: SiteUser) => {
+			const usage = await get('/global-classes/usage?context=preview', user);
+			expect(usage.status).toBe(200);
+			return usage.body.data['g-two'].posts.map((p: { id: number }) => p.id).filter((id: number) => id === draft.id || id === hidden.id);
+		};
+		expect(await named(u.contributor)).toEqual([]);
+		expect(await named(u.author)).toEqual([]);
+		expect(await named(u.author2)).toEqual([draft.id]);
+		expect(await named(u.editor)).toEqual([draft.id, hidden.id]);
+		// Nor counted: the totals are those of what the caller sees.
+		const seen = (await get('/global-classes/usage?context=preview', u.contributor)).body.data['g-two'];
+		expect(seen.total).toBe(seen.posts.reduce((sum: number, p: { total: number }) => sum + p.total, 0));
+	});
+
 	test('roles: reading needs edit_posts, writing edit_theme_options', async () => {
 		expectWpError(await get('/global-classes', u.anonymous), 401, 'rest_forbidden', FORBIDDEN);
 		expectWpError(await get('/global-classes/usage', u.subscriber), 403, 'rest_forbidden', FORBIDDEN);

@@ -63,6 +63,19 @@ describe('/post', () => {
 		expect(bySlug.body.map((p: { id: number }) => p.id)).toEqual([ids.beta]);
 	});
 
+	test('a password-protected post: its content and excerpt only to who may edit it, as the content routes', async () => {
+		const secret = await cms.create('/posts', u.author, { title: 'Locked entry', status: 'publish', password: 'pw', content: 'The hidden text', excerpt: 'Hidden summary' });
+		const map = { keys_conversion_map: '{"ID":"id","post_content":"content","post_excerpt":"excerpt"}', term: 'Locked' };
+		const blank = { id: secret.id, content: '', excerpt: '' };
+		const shown = { id: secret.id, content: 'The hidden text', excerpt: 'Hidden summary' };
+		expect((await api.get(`/post${qs(map)}`, as(u.contributor))).body).toEqual([blank]);
+		expect((await api.get(`/post${qs(map)}`, as(u.author2))).body).toEqual([blank]);
+		// Its author and the editors may edit it: they see it, as `context=edit` shows it to them.
+		expect((await api.get(`/post${qs(map)}`, as(u.author))).body).toEqual([shown]);
+		expect((await api.get(`/post${qs(map)}`, as(u.editor))).body).toEqual([shown]);
+		expect((await cms.get(`/posts/${secret.id}`, u.contributor)).body.content.rendered).toBe('');
+	});
+
 	test('bad parameters name the parameter and the rule; reading needs edit_posts', async () => {
 		const tax = await api.get(`/post${qs({ 'tax_query[0][taxonomy]': 'genre', 'tax_query[0][terms]': '1' })}`, as(u.author));
 		expect(tax.body).toEqual({

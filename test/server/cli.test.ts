@@ -500,10 +500,10 @@ describe('bad settings', () => {
 			});
 		if (asRoot) fs.chmodSync(build, 0o755);
 		const parent = tempDataDir();
-		fs.chmodSync(parent, 0o755);
-		// A store another user made, that this one may read but not write.
+		// A store another user made, that this one may read but not write (opening it makes it 0700/0600: opened up by hand).
 		const store = Store.open(parent);
 		store.close();
+		fs.chmodSync(parent, 0o755);
 		fs.chmodSync(path.join(parent, 'wdm.sqlite'), 0o644);
 		if (!asRoot) fs.chmodSync(parent, 0o555);
 		const user = asRoot ? 'nobody' : os.userInfo().username;

@@ -84,8 +84,14 @@ describe('/docs in a browser', () => {
 			elsewhere.push(url);
 			return route.abort();
 		});
+		// Under its Content-Security-Policy, nothing the page needs is refused.
+		const refused: string[] = [];
+		page.on('console', (message) => {
+			if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+		});
 		const res = await page.goto(`${server.url}/docs`);
 		expect(res?.status()).toBe(200);
+		expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
 		// An operation of the table, by its summary, in the rendered page.
 		await page.getByText('Send a text message, with an optional link preview').first().waitFor({ timeout: 30000 });
 		expect(await page.title()).toContain('WDM reference server');
@@ -99,5 +105,18 @@ describe('/docs in a browser', () => {
 		await page.locator('input.operation-filter-input').fill('themecore');
 		await page.locator('.opblock-tag[data-tag="themecore/v2"]').waitFor({ timeout: 30000 });
 		expect(await page.locator('.opblock-tag[data-tag="wdm/v1"]').count()).toBe(0);
+		expect(refused).toEqual([]);
+	}, 60000);
+
+	test('credentials given to Authorize are not kept in localStorage', async () => {
+		const page = await browser.newPage();
+		await page.goto(`${server.url}/docs`);
+		await page.locator('button.authorize').first().click();
+		await page.locator('#auth-bearer-value').fill('wdm_secret_typed_in');
+		await page.locator('.auth-container').first().getByRole('button', { name: 'Apply credentials' }).click();
+		await page.getByRole('button', { name: 'Remove authorization' }).or(page.getByRole('button', { name: 'Logout' })).first().waitFor({ timeout: 30000 });
+		const stored = await page.evaluate('JSON.stringify({ ...localStorage })');
+		expect(stored).not.toContain('wdm_secret_typed_in');
+		expect(stored).toBe('{}');
 	}, 60000);
 });

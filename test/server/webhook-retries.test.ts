@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { ADMIN_KEY, connectedDevice, eventually, startGateway } from '../helpers/server';
+import { ADMIN_KEY, client, connectedDevice, eventually, SANDBOX, startGateway } from '../helpers/server';
 import { type Action, type Behaviour, type Hit, type Receiver, freePort, sleep, startReceiver, verifySignature } from '../helpers/webhooks';
 import type { App } from '../../server/src/app';
 import type { ConfigInput } from '../../server/src/config';
@@ -209,6 +209,49 @@ describe('subscription changes while retries are pending', () => {
 		expect(t.rows()[0]).toMatchObject({ attempts: 1, last_error: 'subscription disabled' });
 		await sleep(200);
 		expect(t.receiver.hits).toHaveLength(1);
+	});
+
+	/** The `wdm_webhook_expired_dropped` gauge of the server's `/metrics`. */
+	const expiredDrops = async (server: App) => {
+		const text = await (await fetch(`${server.url}/metrics`)).text();
+		return Number(/^wdm_webhook_expired_dropped (\d+)$/m.exec(text)?.[1]);
+	};
+
+	test('a subscription past its expiresAt gets no queued retry (dropped and counted) and no replay', async () => {
+		// The retry waits 750 to 1500 ms; the subscription expires 500 ms after it is set.
+		const t = await setup(() => 503, { webhookBackoffMs: 1500, webhookMaxBackoffMs: 1500 });
+		const expiresAt = Date.now() + 500;
+		expect((await t.api.post(`/devices/${t.device.name}/webhook`, { url: t.url, events: ['presence'], expiresAt }, { key })).status).toBe(200);
+		await t.emit();
+		await eventually(() => t.rows()[0]?.attempts === 1);
+		expect(t.rows()[0].state).toBe('pending');
+		await sleep(Math.max(0, expiresAt - Date.now()) + 20);
+		const replay = t.server.services.store.outbox.ofWebhook(t.id)[0];
+		const refused = await client(t.server.url, SANDBOX).post(`/devices/${t.device.name}/webhook/${t.id}/deliveries/${replay.id}/replay`, undefined, { key });
+		expect(refused.status).toBe(409);
+		expect(refused.body.message).toBe(
+			`webhook ${t.id} of device '${t.device.name}' expired at ${new Date(expiresAt).toISOString()}: it receives nothing more, replays included; subscribe again (POST /wdm/v1/devices/${t.device.name}/webhook) to replay`,
+		);
+		await eventually(() => t.rows()[0]?.state === 'failed', 3000);
+		expect(t.rows()).toEqual([expect.objectContaining({ state: 'failed', attempts: 1, last_error: 'subscription expired; not delivered' })]);
+		expect(await expiredDrops(t.server)).toBe(1);
+		await sleep(300);
+		expect(t.receiver.hits).toHaveLength(1);
+	});
+
+	test('the retries still waiting when an expired subscription is deleted are counted as dropped', async () => {
+		const t = await setup(() => 503, { webhookBackoffMs: 20_000, webhookMaxBackoffMs: 20_000 });
+		const expiresAt = Date.now() + 400;
+		await t.api.post(`/devices/${t.device.name}/webhook`, { url: t.url, events: ['presence'], expiresAt }, { key });
+		await t.emit('composing');
+		await t.emit('paused');
+		await eventually(() => t.rows().length === 2 && t.rows().every((r) => r.attempts === 1));
+		await sleep(Math.max(0, expiresAt - Date.now()) + 20);
+		// Listing deletes the subscriptions whose time is over, and their waiting rows with them.
+		expect(await t.subscription()).toBeUndefined();
+		expect(t.rows()).toEqual([]);
+		expect(await expiredDrops(t.server)).toBe(2);
+		expect(t.receiver.hits).toHaveLength(2);
 	});
 });
 

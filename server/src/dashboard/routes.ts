@@ -4,6 +4,7 @@ import { ownDevice } from '../http/auth';
 import { conflict, notFound } from '../http/errors';
 import { qInt } from '../http/schema';
 import type { Services } from '../services';
+import { isExpired } from '../webhooks/events';
 import type { DeviceRow, OutboxRow, UserRow } from '../store/types';
 
 /** A delivery as the log shows it: the event, its state, how often it was tried, what the receiver last said. */
@@ -65,6 +66,9 @@ export const dashboardRoutes = [
 			const replayed = services.store.tx(() => {
 				const row = outbox.byId(params.delivery);
 				if (!row || row.webhook_id !== webhook.id) throw notFound(`delivery: no delivery ${params.delivery} on webhook ${webhook.id}`);
+				if (isExpired(webhook)) {
+					throw conflict(`webhook ${webhook.id} of device '${device.name}' expired at ${new Date(webhook.expires_at!).toISOString()}: it receives nothing more, replays included; subscribe again (POST /wdm/v1/devices/${device.name}/webhook) to replay`);
+				}
 				if (row.state === 'pending') throw conflict(`delivery: ${row.id} is still pending; it is retried on its own`);
 				if (!webhook.enabled) throw conflict(`webhook ${webhook.id} of device '${device.name}' is disabled; enable it (POST /wdm/v1/devices/${device.name}/webhook) to replay`);
 				outbox.add(webhook.id, row.event_id, row.body, Date.now());

@@ -191,7 +191,8 @@ export function serveOpenApi(app: FastifyInstance, routes: Route[]) {
 		uiConfig: {
 			deepLinking: true,
 			tryItOutEnabled: true,
-			persistAuthorization: true,
+			// Credentials typed into "Authorize" live as long as the page: never in localStorage, where any script of the origin could read them.
+			persistAuthorization: false,
 			// Hundreds of operations: a filter box, every group closed but the gateway's, which the page opens on.
 			filter: true,
 			docExpansion: 'none',

@@ -2,6 +2,7 @@ import { filetypeinfo } from 'magic-bytes.js';
 import mime from 'mime-types';
 import { badRequest } from '../http/errors';
 import { OutboundError, type Outbound } from '../outbound/fetch';
+import { essence } from './type';
 
 export interface Media {
 	data: Buffer;
@@ -42,7 +43,8 @@ async function download(url: string, field: string, limits: MediaLimits): Promis
 	try {
 		const res = await limits.outbound.fetch(url, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, maxRedirects: 5 });
 		if (res.status < 200 || res.status >= 300) throw new OutboundError('failed');
-		const type = String(res.headers['content-type'] ?? '').split(';')[0].trim();
+		// Only one valid media type is a hint (a list, or garbage, is not: the content then tells).
+		const type = essence(String(res.headers['content-type'] ?? ''));
 		return { data: res.body, type: type && type !== 'application/octet-stream' ? type : undefined, name: fileNameOf(url) };
 	} catch (error) {
 		const reason = error instanceof OutboundError ? error.reason : 'failed';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
+import { mediaType } from './type';
 
 /**
  * Whether a browser may show a stored file in place. The files come from anyone who can send a device a
@@ -25,10 +26,12 @@ export function serveFiles(app: FastifyInstance, services: Services) {
 		// A site image's resized copies are served beside it, under the original's id with their own names.
 		const file = services.store.attachments.sizeFile(request.params.id, request.params.name) ?? services.store.files.byId(request.params.id);
 		if (!file) return reply.code(404).send({ code: 'not_found', message: 'no such file', data: { status: 404 } });
-		const disposition = displayableInline(file.mimetype) ? 'inline' : 'attachment';
+		// A stored type that is not one media type (kept from before types were checked) is served as bytes.
+		const type = mediaType(file.mimetype) ?? 'application/octet-stream';
+		const disposition = displayableInline(type) ? 'inline' : 'attachment';
 		return (
 			reply
-				.header('content-type', file.mimetype)
+				.header('content-type', type)
 				.header('content-length', file.size)
 				.header('content-disposition', `${disposition}; filename="${encodeURIComponent(file.file_name)}"`)
 				// The browser keeps the stored type (no sniffing a "text/plain" into HTML), and whatever it

@@ -6,6 +6,7 @@ import { deviceView, messageView } from '../gateway/views';
 import { answerMenu } from '../gateway/send-menus';
 import { createLabel, labelColor, labelName } from '../gateway/labels';
 import { loadMedia } from '../media/load';
+import { mediaTypeField } from '../media/type';
 import { parseUser } from './jid';
 import { badRequest } from '../http/errors';
 import { groupJid } from '../gateway/groups';
@@ -46,7 +47,7 @@ export const sandboxRoutes = [
 				type: z.enum(['text', 'image', 'video', 'document', 'audio', 'ptt', 'sticker']).default('text'),
 				text: z.string().optional(),
 				file: z.string().optional(),
-				mimetype: z.string().optional(),
+				mimetype: mediaTypeField.optional(),
 				fileName: z.string().optional(),
 				replyid: z.string().optional(),
 			})

@@ -77,6 +77,14 @@ export function serveObservability(app: FastifyInstance, services: Services) {
 		collect: count('SELECT coalesce(sum(attempts), 0) AS n FROM outbox'),
 	});
 	new Gauge({
+		name: 'wdm_webhook_expired_dropped',
+		help: 'Webhook deliveries dropped because their subscription expired (retries waiting at expiresAt)',
+		registers: [registry],
+		collect() {
+			this.set(services.store.webhooks.expiredDrops());
+		},
+	});
+	new Gauge({
 		name: 'wdm_devices',
 		help: 'Devices by connection status',
 		labelNames: ['status'],

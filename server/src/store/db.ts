@@ -6,19 +6,29 @@ import { migrations } from './schema';
 
 export type Db = Database.Database;
 
-/** Opens the store (`:memory:` or a data directory holding `wdm.sqlite`) and brings its schema up to date. */
-export function openDb(data: string): Db {
+/** Told when the data directory or the store's files had to be tightened, or could not be. */
+export type ModeNotice = (message: string) => void;
+
+/**
+ * Opens the store (`:memory:` or a data directory holding `wdm.sqlite`) and brings its schema up to date.
+ * The store holds every secret of the server (webhook secrets, the AI key, the nonce secret): the
+ * directory is made 0700 and the files 0600, and an existing directory or store that others may read
+ * (made by an older server, or by hand) is tightened to that, with a notice; one that cannot be (not
+ * the process's own) is left as it is, with a warning.
+ */
+export function openDb(data: string, notice: ModeNotice = () => undefined): Db {
 	if (data === ':memory:') return prepareDb(new Database(data));
 	const dir = path.resolve(data);
 	const file = path.join(dir, 'wdm.sqlite');
 	try {
-		// The store holds every secret of the server (webhook secrets, the AI key): readable by its user only.
 		fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 		// Created with its mode from the start; SQLite gives the -wal and -shm files the same one.
 		fs.closeSync(fs.openSync(file, 'a', 0o600));
 	} catch (error) {
 		throw new Error(`cannot use the data directory ${dir}: ${causeOf(error)} (choose another with --data)`);
 	}
+	tighten(dir, 0o700, notice);
+	for (const own of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(own)) tighten(own, 0o600, notice);
 	let db: Db | undefined;
 	try {
 		db = new Database(file);
@@ -26,6 +36,20 @@ export function openDb(data: string): Db {
 	} catch (error) {
 		db?.close();
 		throw new Error(`cannot open the store ${file}: ${causeOf(error)}`);
+	}
+}
+
+/** Takes away the permissions `target` has beyond `allowed` (never adds any). */
+function tighten(target: string, allowed: number, notice: ModeNotice) {
+	if (process.platform === 'win32') return;
+	const mode = fs.statSync(target).mode & 0o777;
+	if (!(mode & ~allowed)) return;
+	const octal = (m: number) => m.toString(8).padStart(4, '0');
+	try {
+		fs.chmodSync(target, mode & allowed);
+		notice(`${target} could be read by other users of this machine (mode ${octal(mode)}): made ${octal(mode & allowed)}`);
+	} catch (error) {
+		notice(`${target} can be read by other users of this machine (mode ${octal(mode)}) and could not be changed (${causeOf(error)}): chmod ${octal(allowed).slice(1)} ${target}`);
 	}
 }
 

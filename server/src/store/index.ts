@@ -1,4 +1,4 @@
-import { openDb, type Db } from './db';
+import { openDb, type Db, type ModeNotice } from './db';
 import { ChatsRepo } from './chats';
 import { AttachmentsRepo } from './attachments';
 import { CommentsRepo } from './comments';
@@ -87,8 +87,9 @@ export class Store {
 		this.db.pragma('optimize');
 	}
 
-	static open(data: string): Store {
-		return new Store(openDb(data));
+	/** `notice` is told when the data directory or the store's files had their modes tightened (see `openDb`). */
+	static open(data: string, notice?: ModeNotice): Store {
+		return new Store(openDb(data, notice));
 	}
 
 	/** Runs `fn` in one transaction: everything it writes lands, or nothing does. */

@@ -2,6 +2,9 @@ import type { Db } from './db';
 import type { OutboxRow, WebhookRow } from './types';
 import { randomId } from '../security';
 
+/** The `meta` key of the count of deliveries dropped for an expired subscription. */
+const EXPIRED_DROPS = 'webhook_expired_dropped';
+
 export class WebhooksRepo {
 	constructor(private db: Db) {}
 
@@ -37,9 +40,29 @@ export class WebhooksRepo {
 		return this.byId(id)!;
 	}
 
-	/** Deletes the device's subscriptions whose time is over (they already receive nothing: see `wants`). */
+	/**
+	 * Deletes the device's subscriptions whose time is over (they already receive nothing: see `wants`);
+	 * their waiting deliveries go with them, counted as dropped.
+	 */
 	deleteExpired(deviceId: string, now: number) {
+		const waiting = this.db
+			.prepare("SELECT count(*) AS n FROM outbox WHERE state = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE device_id = ? AND expires_at <= ?)")
+			.get(deviceId, now) as { n: number };
+		this.countExpiredDrops(waiting.n);
 		this.db.prepare('DELETE FROM webhooks WHERE device_id = ? AND expires_at <= ?').run(deviceId, now);
+	}
+
+	/** Deliveries dropped because their subscription expired, since the store was made (`wdm_webhook_expired_dropped`). */
+	expiredDrops(): number {
+		const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(EXPIRED_DROPS) as { value: string } | undefined;
+		return Number(row?.value ?? 0);
+	}
+
+	countExpiredDrops(n: number) {
+		if (n <= 0) return;
+		this.db
+			.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value')
+			.run(EXPIRED_DROPS, String(n));
 	}
 
 	delete(id: string) {

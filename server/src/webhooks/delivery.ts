@@ -3,6 +3,7 @@ import { OutboundError, POOL_CONNECTIONS, type Outbound } from '../outbound/fetc
 import type { Store } from '../store';
 import type { OutboxRow, WebhookRow } from '../store/types';
 import { DueWorker } from '../util/due-worker';
+import { isExpired } from './events';
 import { sign } from './signing';
 
 /** 4xx answers that mean "try again later"; any other 4xx is final. */
@@ -103,6 +104,14 @@ export class WebhookDelivery {
 	private async attempt(row: OutboxRow, sub: WebhookRow | undefined) {
 		if (!sub || !sub.enabled) {
 			this.store.outbox.update(row.id, { state: 'failed', last_error: 'subscription disabled' });
+			return;
+		}
+		// Its time is over: a retry queued before then is dropped (and counted), never signed and sent.
+		if (isExpired(sub)) {
+			await this.store.txShared(() => {
+				this.store.outbox.update(row.id, { state: 'failed', last_error: 'subscription expired; not delivered' });
+				this.store.webhooks.countExpiredDrops(1);
+			});
 			return;
 		}
 		const timestamp = Math.floor(Date.now() / 1000);

@@ -37,8 +37,11 @@ function excluded(exclusions: MessageExclusion[], m: MessageFlags): boolean {
 	);
 }
 
+/** A subscription past its `expiresAt`: it gets nothing more (no event, retry or replay). */
+export const isExpired = (sub: WebhookRow, now = Date.now()) => sub.expires_at !== null && sub.expires_at <= now;
+
 export function wants(sub: WebhookRow, event: EventName, data: unknown): boolean {
-	if (sub.expires_at !== null && sub.expires_at <= Date.now()) return false;
+	if (isExpired(sub)) return false;
 	// A one-chat subscription gets only events about that chat (events of no chat, e.g. `connection`, are not).
 	if (sub.chatid !== null && (data as { chatid?: unknown } | null)?.chatid !== sub.chatid) return false;
 	const events = JSON.parse(sub.events) as EventName[];

@@ -8,6 +8,7 @@ import type { Services } from '../../services';
 import type { UserRow } from '../../store/types';
 import { wpInt } from '../content/params';
 import { canUse } from './access';
+import { Redactor } from './redact';
 import { aiModel, apiKey, type ConversationMessage, conversation, remember, saveConversation } from './state';
 import { answerText, callUpstream, failure, upstreamError } from './upstream';
 
@@ -32,8 +33,6 @@ const apiPath = z.string().regex(/^(?!.*(?:^|\/)\.\.?(?:\/|$))[\w.:@-]+(?:\/[\w.
 	error: 'must be a path of the AI service such as chat/completions (segments of letters, digits and . _ - : @)',
 });
 
-/** The key never leaves the server: anything the service echoes of it is blanked. */
-const redact = (text: string, key: string) => (key ? text.split(key).join('[redacted]') : text);
 
 /** The query string of the request (after the route), as the service gets it. */
 const queryOf = (request: FastifyRequest) => {
@@ -41,30 +40,118 @@ const queryOf = (request: FastifyRequest) => {
 	return q < 0 ? '' : request.url.slice(q + 1);
 };
 
-/** The messages of a chat completion worth remembering: the user's newest one, and the reply. */
-function exchange(body: unknown, reply: string, model: string): ConversationMessage[] {
+/** The messages of a chat completion worth remembering: the user's newest one, and the reply (both without the key). */
+function exchange(redactor: Redactor, body: unknown, reply: string, model: string): ConversationMessage[] {
 	const date = new Date().toISOString();
 	const messages = (body as { messages?: unknown })?.messages;
 	const last = Array.isArray(messages) ? messages[messages.length - 1] : undefined;
-	const asked = last && last.role === 'user' && typeof last.content === 'string' ? [{ role: 'user', content: last.content, date }] : [];
-	return [...asked, { role: 'assistant', content: reply, model, date }];
+	const asked = last && last.role === 'user' && typeof last.content === 'string' ? [{ role: 'user', content: redactor.redact(last.content), date }] : [];
+	return [...asked, { role: 'assistant', content: redactor.redact(reply), model: redactor.redact(model), date }];
 }
 
-/** The reply text and model inside server-sent events of chat completion chunks. */
-function streamedReply(events: string): { content: string; model: string } {
-	let content = '';
-	let model = '';
-	for (const line of events.split('\n')) {
-		if (!line.startsWith('data:') || line.trim() === 'data: [DONE]') continue;
-		try {
-			const chunk = JSON.parse(line.slice(5));
-			model ||= chunk.model ?? '';
-			content += chunk.choices?.[0]?.delta?.content ?? '';
-		} catch {
-			/* not a JSON event: nothing to remember */
+type FieldStream = ReturnType<Redactor['stream']>;
+
+/**
+ * Server-sent events as they come, redacted: whole events only (a key split across network chunks is
+ * in one), and the text a chat completion streams piece by piece (`delta.content`, tool call
+ * `arguments`) through a stream redactor per choice and field, so a key spread over several events is
+ * blanked too; what such a redactor holds back goes out in an extra chunk before the choice finishes.
+ * Keeps the first choice's reply text (redacted) and model, to remember.
+ */
+class EventRedactor {
+	private pending = '';
+	private fields = new Map<string, { choice: number; tool?: number; stream: FieldStream }>();
+	/** The id, created and model of the chunks, for the extra chunks. */
+	private shape: Record<string, unknown> = {};
+	content = '';
+	model = '';
+
+	constructor(private redactor: Redactor) {}
+
+	push(text: string): string {
+		this.pending += text;
+		let out = '';
+		for (let end = /\r?\n\r?\n/.exec(this.pending); end; end = /\r?\n\r?\n/.exec(this.pending)) {
+			const event = this.pending.slice(0, end.index + end[0].length);
+			this.pending = this.pending.slice(end.index + end[0].length);
+			out += this.event(event);
 		}
+		return out;
 	}
-	return { content, model };
+
+	/** What is left: held text, and an event the stream did not finish. */
+	end(): string {
+		const rest = this.flush();
+		const partial = this.redactor.redact(this.pending);
+		this.pending = '';
+		return rest + partial;
+	}
+
+	private field(key: string, choice: number, tool?: number): FieldStream {
+		let field = this.fields.get(key);
+		if (!field) this.fields.set(key, (field = { choice, tool, stream: this.redactor.stream() }));
+		return field.stream;
+	}
+
+	/** An extra chunk with what the redactors of `choice` (all, when undefined) hold back. */
+	private flush(choice?: number): string {
+		const choices = new Map<number, { content?: string; tool_calls?: Array<{ index: number; function: { arguments: string } }> }>();
+		for (const [key, field] of this.fields) {
+			if (choice !== undefined && field.choice !== choice) continue;
+			this.fields.delete(key);
+			const held = field.stream.end();
+			if (!held) continue;
+			const delta = choices.get(field.choice) ?? {};
+			choices.set(field.choice, delta);
+			if (field.tool === undefined) delta.content = held;
+			else (delta.tool_calls ??= []).push({ index: field.tool, function: { arguments: held } });
+			if (field.choice === 0 && field.tool === undefined) this.content += held;
+		}
+		if (!choices.size) return '';
+		const chunk = { ...this.shape, object: 'chat.completion.chunk', choices: [...choices].map(([index, delta]) => ({ index, delta, finish_reason: null })) };
+		return `data: ${JSON.stringify(chunk)}\n\n`;
+	}
+
+	private event(text: string): string {
+		const data = text.split(/\r?\n/).filter((line) => line.startsWith('data:'));
+		const payload = data.length === 1 ? data[0].slice(5).trim() : '';
+		if (payload === '[DONE]') return this.flush() + text;
+		let chunk: { id?: unknown; created?: unknown; model?: unknown; choices?: unknown } | undefined;
+		try {
+			chunk = payload ? JSON.parse(payload) : undefined;
+		} catch {
+			chunk = undefined;
+		}
+		if (!chunk || typeof chunk !== 'object' || !Array.isArray(chunk.choices)) return this.redactor.redact(text);
+		this.shape = { id: chunk.id, created: chunk.created, model: chunk.model };
+		if (typeof chunk.model === 'string') this.model ||= this.redactor.redact(chunk.model);
+		let before = '';
+		let changed = false;
+		const pass = (key: string, choice: number, value: string, tool?: number) => {
+			const out = this.field(key, choice, tool).push(value);
+			changed ||= out !== value;
+			return out;
+		};
+		type Delta = { content?: unknown; tool_calls?: unknown };
+		type Call = { index?: unknown; function?: { arguments?: unknown } } | null;
+		for (const item of chunk.choices as Array<{ index?: unknown; delta?: Delta | null; finish_reason?: unknown } | null>) {
+			if (!item || typeof item !== 'object') continue;
+			const index = typeof item.index === 'number' ? item.index : 0;
+			const delta = item.delta;
+			if (delta && typeof delta === 'object') {
+				if (typeof delta.content === 'string') {
+					delta.content = pass(`${index}:content`, index, delta.content);
+					if (index === 0) this.content += delta.content;
+				}
+				for (const call of (Array.isArray(delta.tool_calls) ? delta.tool_calls : []) as Call[]) {
+					const tool = typeof call?.index === 'number' ? call.index : 0;
+					if (call?.function && typeof call.function.arguments === 'string') call.function.arguments = pass(`${index}:tool:${tool}`, index, call.function.arguments, tool);
+				}
+			}
+			if (item.finish_reason) before += this.flush(index);
+		}
+		return before + this.redactor.redact(changed ? `data: ${JSON.stringify(chunk)}\n\n` : text);
+	}
 }
 
 interface Forward {
@@ -92,33 +179,36 @@ async function forward({ services, user, method, path, request, reply }: Forward
 	const chat = method === 'POST' && path === 'chat/completions';
 	const type = String(answer.headers['content-type'] ?? '');
 
+	// The key never leaves the server: anything the service echoes of it, in any form, is blanked.
+	const redactor = new Redactor(key);
 	if (answer.status < 300 && type.includes('text/event-stream')) {
-		// Relayed chunk by chunk; a failure half-way ends the stream with an `error` event.
+		// Relayed event by event; a failure half-way ends the stream with an `error` event.
+		const events = new EventRedactor(redactor);
+		const decoder = new TextDecoder();
 		async function* relay() {
-			let events = '';
 			try {
 				for await (const chunk of answer.body) {
-					if (chat) events += (chunk as Buffer).toString('utf8');
-					yield chunk as Buffer;
+					const out = events.push(decoder.decode(chunk as Buffer, { stream: true }));
+					if (out) yield Buffer.from(out);
 				}
+				const rest = events.push(decoder.decode()) + events.end();
+				if (rest) yield Buffer.from(rest);
 			} catch (error) {
 				const { message } = failure(error);
-				yield Buffer.from(`event: error\ndata: ${JSON.stringify({ error: { message, code: 'proxyext_upstream_error' } })}\n\n`);
+				const rest = events.end();
+				yield Buffer.from(`${rest}event: error\ndata: ${JSON.stringify({ error: { message, code: 'proxyext_upstream_error' } })}\n\n`);
 				return;
 			}
-			if (chat) {
-				const { content, model: answered } = streamedReply(events);
-				remember(store, user.id, exchange(body, content, answered));
-			}
+			if (chat) remember(store, user.id, exchange(redactor, body, events.content, events.model));
 		}
 		reply.code(answer.status).header('content-type', type).header('cache-control', 'no-cache').header('x-accel-buffering', 'no');
 		return reply.send(Readable.from(relay()));
 	}
 
-	const text = redact(await answerText(answer), key);
+	const text = redactor.redact(await answerText(answer));
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		parsed = redactor.redactValue(JSON.parse(text));
 	} catch {
 		parsed = undefined;
 	}
@@ -129,7 +219,7 @@ async function forward({ services, user, method, path, request, reply }: Forward
 	if (chat && answer.status < 300) {
 		const completion = parsed as { model?: string; choices?: Array<{ message?: { content?: unknown } }> } | undefined;
 		const content = completion?.choices?.[0]?.message?.content;
-		if (typeof content === 'string') remember(store, user.id, exchange(body, content, completion?.model ?? ''));
+		if (typeof content === 'string') remember(store, user.id, exchange(redactor, body, content, completion?.model ?? ''));
 	}
 	reply.code(answer.status);
 	if (parsed !== undefined) return parsed;

@@ -3,6 +3,9 @@ import { ApiError, badRequest } from '../../http/errors';
 import { phpQuery } from '../../http/query';
 import { type Route, route } from '../../http/route';
 import type { Store } from '../../store';
+import type { UserRow } from '../../store/types';
+import { readableSql } from '../content/capabilities';
+import { PAGE, POST } from '../content/types';
 import { BUILDER, CAN_READ, CAN_STYLE, clearDesignCss, objectOf, requireCap } from './design-common';
 
 /**
@@ -149,14 +152,23 @@ function appliedClasses(element: Record<string, unknown>): string[] {
 	});
 }
 
-/** Where the classes of `context` are applied: published posts and pages (frontend), or all but trashed ones (preview). */
-export function globalClassesUsage(store: Store, context: ClassContext) {
+/**
+ * Where the classes of `context` are applied: published posts and pages (frontend), or all but trashed
+ * ones (preview), of those the caller may read (the content routes' rule: others' drafts and private
+ * items are not even named, nor counted).
+ */
+export function globalClassesUsage(store: Store, user: UserRow, context: ClassContext) {
 	const classes = builderGlobalClasses(store, context);
 	const usage: Record<string, Usage> = Object.fromEntries(Object.keys(classes.items).map((id) => [id, { total: 0, posts: [] }]));
 	const elementTypes: Record<string, number> = {};
 	const statuses = context === 'frontend' ? "c.status = 'publish'" : "c.status NOT IN ('trash', 'auto-draft')";
+	const posts = readableSql(user, POST);
+	const pages = readableSql(user, PAGE);
 	const { rows } = store.content.find(
-		{ sql: `c.type IN ('post', 'page') AND ${statuses} AND c.meta LIKE '%"_builder_data"%'`, params: [] },
+		{
+			sql: `((c.type = 'post' AND ${posts.sql}) OR (c.type = 'page' AND ${pages.sql})) AND ${statuses} AND c.meta LIKE '%"_builder_data"%'`,
+			params: [...posts.params, ...pages.params],
+		},
 		{ sql: 'c.id', params: [] },
 		null,
 		0,
@@ -234,7 +246,7 @@ export const globalClassesRoutes: Route[] = [
 		query: contextQuery,
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, CAN_READ);
-			return globalClassesUsage(services.store, query.context);
+			return globalClassesUsage(services.store, siteUser, query.context);
 		},
 	}),
 ];

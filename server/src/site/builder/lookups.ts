@@ -4,13 +4,15 @@ import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { ContentRow, TermRow, UserRow } from '../../store/types';
+import { canEdit } from '../content/capabilities';
 import { formatGmt, formatLocal } from '../content/dates';
 import { list, wpBool, wpInt } from '../content/params';
 import { inList, searchSql, Where } from '../content/query';
-import { siteTaxonomies, sitePostTypes } from '../registry';
+import { type SitePostType, siteTaxonomies, sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { siteSettings } from '../settings';
 import { invalidParam, requireCap } from './editor-common';
+import { contentDef } from './navigation';
 
 /**
  * `builder/v1/post`, `/term`, `/user`: the builder's lookups (its query controls' autocomplete) over the
@@ -112,16 +114,20 @@ const translate = (raw: Record<string, unknown>, map: Record<string, string>) =>
 
 const wpDate = (iso: string) => iso.replace('T', ' ');
 
-/** A content item as WordPress's `WP_Post` has it. */
-function rawPost(services: Services, row: ContentRow, zone: string, label: string): Record<string, unknown> {
+/**
+ * A content item as WordPress's `WP_Post` has it. A password-protected item's content and excerpt are
+ * blank unless the caller may edit it, as the content routes answer them (`post_password_required`).
+ */
+function rawPost(services: Services, user: UserRow, type: SitePostType, row: ContentRow, zone: string): Record<string, unknown> {
+	const shown = row.password === '' || canEdit(user, contentDef(services, type), row);
 	return {
 		ID: row.id,
 		post_author: String(row.author),
 		post_date: wpDate(formatLocal(row.date_gmt, zone)),
 		post_date_gmt: wpDate(formatGmt(row.date_gmt)),
-		post_content: row.content,
+		post_content: shown ? row.content : '',
 		post_title: row.title,
-		post_excerpt: row.excerpt,
+		post_excerpt: shown ? row.excerpt : '',
 		post_status: row.status,
 		comment_status: row.comment_status,
 		ping_status: row.ping_status,
@@ -131,7 +137,7 @@ function rawPost(services: Services, row: ContentRow, zone: string, label: strin
 		post_modified_gmt: wpDate(formatGmt(row.modified_gmt)),
 		menu_order: row.menu_order,
 		// As the builder answers it: the type's label, which groups the results.
-		post_type: label,
+		post_type: type.name,
 		post_mime_type: row.mime_type,
 		guid: `${services.baseUrl}/?p=${row.id}`,
 	};
@@ -219,8 +225,8 @@ export const lookupRoutes: Route[] = [
 				(type) => (!query.is_public || type.public) && (!query.included_types.length || query.included_types.includes(type.slug)) && !query.excluded_types.includes(type.slug),
 			);
 			if (!types.length) return [];
-			const labels = new Map(types.map((type) => [type.slug, type.name]));
-			const where = new Where().addSql(inList('c.type', [...labels.keys()])).add("c.status = 'publish'");
+			const bySlug = new Map(types.map((type) => [type.slug, type]));
+			const where = new Where().addSql(inList('c.type', [...bySlug.keys()])).add("c.status = 'publish'");
 			if (query.term.trim()) {
 				const search = searchSql(query.term, [], false);
 				if (search) where.addSql(search);
@@ -231,7 +237,7 @@ export const lookupRoutes: Route[] = [
 			return rows
 				.filter((row) => metaMatches(JSON.parse(row.meta) as Record<string, unknown>, query.meta_query))
 				.slice(0, query.items_count)
-				.map((row) => translate(rawPost(services, row, zone, labels.get(row.type) ?? row.type), query.keys_conversion_map));
+				.map((row) => translate(rawPost(services, siteUser, bySlug.get(row.type)!, row, zone), query.keys_conversion_map));
 		},
 	}),
 
