@@ -6,6 +6,7 @@ import type { ContentRow } from '../../store/types';
 import { wholeSeconds } from './dates';
 import { contextParam, type ItemBody, itemBody, wpInt } from './params';
 import { canEdit } from './capabilities';
+import { filterItemText } from './kses';
 import { pathId } from './query';
 import { readableParent } from './revisions';
 import type { PostType } from './types';
@@ -23,6 +24,8 @@ const sameText = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.r
  */
 function saveAutosave(env: WriteEnv, post: ContentRow, body: ItemBody): ContentRow {
 	const store = env.services.store;
+	// Kses, as `wp_create_post_autosave` filters the text (`_wp_put_post_revision` through `wp_insert_post`).
+	body = filterItemText(env.user, body);
 	const text = { title: body.title ?? post.title, content: body.content ?? post.content, excerpt: body.excerpt ?? post.excerpt };
 	const userId = env.user?.id ?? 0;
 	const existing = store.content.revisions(post.id).find((r) => r.slug === autosaveSlug(post.id) && r.author === userId);
