@@ -1,5 +1,5 @@
 import type { App } from '../../server/src/app';
-import { filterStyle, cutBadProtocols } from '../../server/src/site/content/kses';
+import { cutBadProtocols, filterStyle, relUgc, targetedLinkRel } from '../../server/src/site/content/kses';
 import { client } from '../helpers/server';
 import { type CmsClient, type SiteUsers, startSite } from '../helpers/content';
 
@@ -7,7 +7,7 @@ import { type CmsClient, type SiteUsers, startSite } from '../helpers/content';
  * Kses over real HTTP: what a user without `unfiltered_html` (authors, contributors) writes in a title,
  * content, excerpt or comment is filtered when saved, as WordPress 6.1 does; editors and administrators
  * keep theirs. The expected HTML is what WordPress 6.1 saved for the same requests (the `kses` family of
- * the differential corpus, test/wordpress/requests.ts).
+ * the differential corpus, test/wordpress/requests.ts), WordPress's link filters included.
  */
 
 let server: App;
@@ -19,19 +19,28 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** The input of the `kses` requests of the differential corpus. */
 const HOSTILE =
-	'<!-- wp:paragraph --><p class="lead" onclick="alert(1)" style="color: red; position: fixed" data-x="1">Hi <b>bold</b> <a href="javascript:alert(1)">js</a> ' +
+	'<!-- wp:paragraph --><p class="lead" onclick="alert(1)" style="color: red; position: fixed" data-x="1">Hi <b>bold</b> <a href="javascript:alert(1)" target="_blank">js</a> ' +
 	'<a href="https://example.com/" title="t" onmouseover="x()">ok</a> <a href="mailto:a@example.com">mail</a></p><!-- /wp:paragraph -->' +
 	'<script>alert(1)</script><iframe src="https://evil.example/"></iframe><style>body { display: none }</style>' +
 	'<img src="x.png" onerror="alert(1)" alt="a"><div id="d" foo="bar">div</div><form action="/x"><input name="q"></form>';
-/** WordPress's `wp_filter_post_kses` of HOSTILE. */
+/** What WordPress 6.1 saved of HOSTILE as content or excerpt by an author or contributor (`wp_filter_post_kses`, then `wp_targeted_link_rel`). */
 const POST_KSES =
-	'<!-- wp:paragraph --><p class="lead" style="color: red" data-x="1">Hi <b>bold</b> <a href="alert(1)">js</a> <a href="https://example.com/" title="t">ok</a> ' +
+	'<!-- wp:paragraph --><p class="lead" style="color: red" data-x="1">Hi <b>bold</b> <a href="alert(1)" target="_blank" rel="noopener">js</a> <a href="https://example.com/" title="t">ok</a> ' +
 	'<a href="mailto:a@example.com">mail</a></p><!-- /wp:paragraph -->alert(1)body { display: none }<img src="x.png" alt="a"><div id="d">div</div>';
-/** WordPress's `wp_filter_kses` (the comment tags) of HOSTILE. */
+/** ... by an editor: kept, but a link with a target gets `rel="noopener"` (and loses its bad protocol) for everyone. */
+const POST_EDITOR = HOSTILE.replace('<a href="javascript:alert(1)" target="_blank">', '<a href="alert(1)" target="_blank" rel="noopener">');
+/** What WordPress 6.1 saved of HOSTILE as a comment by an author or contributor (`wp_filter_kses`, the link filters, `wp_rel_ugc`). */
 const COMMENT_KSES =
-	'<!-- wp:paragraph -->Hi <b>bold</b> <a href="alert(1)">js</a> <a href="https://example.com/" title="t">ok</a> <a href="mailto:a@example.com">mail</a>' +
-	'<!-- /wp:paragraph -->alert(1)body { display: none }div';
+	'<!-- wp:paragraph -->Hi <b>bold</b> <a href="alert(1)" rel="nofollow ugc">js</a> <a href="https://example.com/" title="t" rel="nofollow ugc">ok</a> ' +
+	'<a href="mailto:a@example.com" rel="nofollow ugc">mail</a><!-- /wp:paragraph -->alert(1)body { display: none }div';
+/** ... by an editor. */
+const COMMENT_EDITOR =
+	'<!-- wp:paragraph --><p class="lead" onclick="alert(1)" style="color: red; position: fixed" data-x="1">Hi <b>bold</b> <a href="alert(1)" target="_blank" rel="noopener nofollow ugc">js</a> ' +
+	'<a href="https://example.com/" title="t" onmouseover="x()" rel="nofollow ugc">ok</a> <a href="mailto:a@example.com" rel="nofollow ugc">mail</a></p><!-- /wp:paragraph -->' +
+	'<script>alert(1)</script><iframe src="https://evil.example/"></iframe><style>body { display: none }</style>' +
+	'<img src="x.png" onerror="alert(1)" alt="a"><div id="d" foo="bar">div</div><form action="/x"><input name="q"></form>';
 const TITLE = 'Title <b>bold</b> <em onclick="x()">em</em> <script>alert(1)</script><a href="javascript:x()">a</a>';
 const TITLE_KSES = 'Title <b>bold</b> <em>em</em> alert(1)<a href="x()">a</a>';
 
@@ -61,7 +70,7 @@ describe('posts', () => {
 				excerpt: HOSTILE,
 			});
 			const stored = await edit(`/posts/${res.body.id}`);
-			expect([stored.title.raw, stored.content.raw, stored.excerpt.raw]).toEqual([TITLE, HOSTILE, HOSTILE]);
+			expect([stored.title.raw, stored.content.raw, stored.excerpt.raw]).toEqual([TITLE, POST_EDITOR, POST_EDITOR]);
 		}
 	});
 
@@ -131,7 +140,7 @@ describe('comments', () => {
 		).toBe(COMMENT_KSES);
 	});
 
-	test('an editor’s comment is kept', async () => {
+	test('an editor’s comment is kept but for the link filters', async () => {
 		const post = await cms.create('/posts', u.admin, {
 			title: 'Talk more',
 			status: 'publish',
@@ -140,7 +149,7 @@ describe('comments', () => {
 			post: post.id,
 			content: HOSTILE,
 		});
-		expect((await cms.get(`/comments/${res.body.id}`, u.admin, { context: 'edit' })).body.content.raw).toBe(HOSTILE);
+		expect((await cms.get(`/comments/${res.body.id}`, u.admin, { context: 'edit' })).body.content.raw).toBe(COMMENT_EDITOR);
 	});
 });
 
@@ -162,5 +171,12 @@ describe('the filter', () => {
 		expect(filterStyle('background-image: url("https://example.com/a.png")')).toBe('background-image: url("https://example.com/a.png")');
 		expect(filterStyle('color: expression(alert(1))')).toBe('');
 		expect(filterStyle('color: red /* x */')).toBe('');
+	});
+
+	test('links: a target adds rel noopener; a comment’s links to other sites are nofollow ugc, the site’s own are not', () => {
+		expect(targetedLinkRel(`<a href='/x' target=_blank rel="me">a</a><script>"<a target=x>"</script>`)).toBe(`<a href='/x' target="_blank" rel="me noopener">a</a><script>"<a target=x>"</script>`);
+		expect(relUgc('<a href="https://site.example/p">own</a> <a href="https://other.example/" rel="me">other</a>', 'https://site.example')).toBe(
+			'<a href="https://site.example/p">own</a> <a href="https://other.example/" rel="me nofollow ugc">other</a>',
+		);
 	});
 });

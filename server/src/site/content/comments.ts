@@ -13,7 +13,7 @@ import { authCode, canEdit, canRead, denied, readableSql } from './capabilities'
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
 import { type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
-import { filterCommentHtml } from './kses';
+import { filterComment } from './kses';
 import { autop } from './render';
 import { customPostType, PAGE, PAGE_CAPS, POST, POST_CAPS, type PostType } from './types';
 import { contentBase, inContext, permalink, rawRendered, ALL, EDIT, VIEW_EDIT, type ContextTable } from './views';
@@ -281,7 +281,7 @@ export function commentRoutes(): Route[] {
 					if (content !== undefined) {
 						if (content === '') throw badRequest('Invalid comment content.', 'rest_comment_content_invalid');
 						checkLengths(content);
-						next.content = filterCommentHtml(user, content);
+						next.content = filterComment(user, content, services.baseUrl);
 					}
 					const date = dateOf(body, zone);
 					if (date !== undefined) next.date_gmt = date;
@@ -436,7 +436,7 @@ export function commentRoutes(): Route[] {
 					}
 					const parent = body.parent ?? 0;
 					checkParent(services, parent, post.id);
-					const text = filterCommentHtml(user, content);
+					const text = filterComment(user, content, services.baseUrl);
 					if (comments.duplicate({ post: post.id, parent, author_name: author.author_name, author_email: author.author_email, content: text })) {
 						throw new ApiError(409, 'Duplicate comment detected; it looks as though you’ve already said that!', 'comment_duplicate');
 					}

@@ -277,12 +277,88 @@ export const filterCommentHtml = (user: UserRow | null, html: string) => (can(us
 /** Post content and excerpts (`wp_filter_post_kses`), for a user without `unfiltered_html`. */
 export const filterPostHtml = (user: UserRow | null, html: string) => (can(user, 'unfiltered_html') ? html : postFilter(html));
 
-/** An item's title, content and excerpt as WordPress saves them for the user (those given). */
+/** An item's title, content and excerpt as WordPress saves them for the user (those given), links with a target marked. */
 export function filterItemText<T extends { title?: string; content?: string; excerpt?: string }>(user: UserRow | null, body: T): T {
-	if (can(user, 'unfiltered_html')) return body;
 	const out = { ...body };
-	if (body.title !== undefined) out.title = filterCommentHtml(user, body.title);
-	if (body.content !== undefined) out.content = filterPostHtml(user, body.content);
-	if (body.excerpt !== undefined) out.excerpt = filterPostHtml(user, body.excerpt);
+	if (body.title !== undefined) out.title = targetedLinkRel(filterCommentHtml(user, body.title));
+	if (body.content !== undefined) out.content = targetedLinkRel(filterPostHtml(user, body.content));
+	if (body.excerpt !== undefined) out.excerpt = targetedLinkRel(filterPostHtml(user, body.excerpt));
 	return out;
+}
+
+/** A comment's text as WordPress saves it for the user: kses, links with a target marked, other sites' links `nofollow ugc`. */
+export const filterComment = (user: UserRow | null, html: string, homeUrl: string) => relUgc(targetedLinkRel(filterCommentHtml(user, html)), homeUrl);
+
+/*
+ * Two filters WordPress runs on saved text for every user, editors included (not kses, but on the same
+ * hooks): `wp_targeted_link_rel` and, on comments, `wp_rel_ugc`. Both read a link's attributes as
+ * `wp_kses_hair` does, which also cuts bad protocols from its URLs.
+ */
+
+interface Attribute {
+	name: string;
+	value: string;
+	/** As written back: `name="value"`, `name='value'` (single quotes kept) or `name`. */
+	whole: string;
+	valueless: boolean;
+}
+
+/** `wp_kses_hair`: a tag's attributes, the first of each name, URL values without bad protocols. */
+function attributesOf(text: string): Map<string, Attribute> {
+	const out = new Map<string, Attribute>();
+	for (const m of text.matchAll(/([_a-zA-Z][-_a-zA-Z0-9:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"']+)))?/g)) {
+		const name = m[1];
+		if (out.has(name)) continue;
+		let value = m[2] ?? m[3] ?? m[4];
+		if (value === undefined) {
+			out.set(name, { name, value: '', whole: name, valueless: true });
+			continue;
+		}
+		if (URI_ATTRIBUTES.has(name.toLowerCase())) value = cutBadProtocols(value);
+		out.set(name, { name, value, whole: m[3] !== undefined ? `${name}='${value}'` : `${name}="${value}"`, valueless: false });
+	}
+	return out;
+}
+
+/** `esc_attr`: entities already written stay. */
+const escAttr = (text: string) =>
+	text.replace(/&(?!#?[a-zA-Z0-9]+;)/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+
+const relValues = (...values: string[]) => [...new Set(values.join(' ').split(/\s+/).filter(Boolean))].join(' ');
+
+/** `wp_targeted_link_rel`: a link with a `target` gets `rel="noopener"` (outside scripts and styles). */
+export function targetedLinkRel(html: string): string {
+	if (!/target/i.test(html) || !/<a /i.test(html)) return html;
+	return html
+		.split(/(<(?:script|style)\b[\s\S]*?<\/(?:script|style)>)/i)
+		.map((part, i) =>
+			i % 2
+				? part
+				: part.replace(/<a\s([^>]*target\s*=[^>]*)>/gi, (whole, inner: string) => {
+						const attrs = attributesOf(inner);
+						if (!attrs.has('target')) return whole;
+						const rel = relValues(attrs.get('rel')?.value ?? '', 'noopener');
+						attrs.set('rel', { name: 'rel', value: rel, whole: `rel="${escAttr(rel)}"`, valueless: false });
+						return `<a ${[...attrs.values()].map((a) => a.whole).join(' ')}>`;
+					}),
+		)
+		.join('');
+}
+
+/** `wp_rel_ugc`: a comment's links to other sites are `rel="nofollow ugc"`. */
+export function relUgc(html: string, homeUrl: string): string {
+	const home = URL.canParse(homeUrl) ? new URL(homeUrl).hostname.toLowerCase() : '';
+	return html.replace(/<a (.+?)>/gi, (whole, inner: string) => {
+		const attrs = attributesOf(inner);
+		const href = attrs.get('href')?.value;
+		if (href && URL.canParse(href)) {
+			const url = new URL(href);
+			if (['http:', 'https:'].includes(url.protocol) && url.hostname.toLowerCase() === home) return whole;
+		}
+		const rel = attrs.get('rel');
+		if (!rel) return `<a ${inner} rel="nofollow ugc">`;
+		attrs.delete('rel');
+		const rest = [...attrs.values()].map((a) => (a.valueless ? a.name : `${a.name}="${escAttr(a.value)}"`)).join(' ');
+		return `<a ${rest} rel="${escAttr(relValues(rel.value, 'nofollow ugc'))}">`;
+	});
 }
