@@ -153,6 +153,28 @@ describe('comments', () => {
 	});
 });
 
+describe('descriptions', () => {
+	/** What WordPress 6.1 saved of HOSTILE as a tag's or a user's description, by anyone (`wp_filter_kses`). */
+	const DESCRIPTION =
+		'<!-- wp:paragraph -->Hi <b>bold</b> <a href="alert(1)">js</a> <a href="https://example.com/" title="t">ok</a> <a href="mailto:a@example.com">mail</a>' +
+		'<!-- /wp:paragraph -->alert(1)body { display: none }div';
+
+	test('a term’s description is filtered for everyone, administrators included', async () => {
+		const tag = await cms.create('/tags', u.admin, { name: 'kses tag', description: HOSTILE });
+		expect((await cms.get(`/tags/${tag.id}`, u.admin, { context: 'edit' })).body.description).toBe(DESCRIPTION);
+		const updated = await cms.post(`/tags/${tag.id}`, u.editor, { description: '<em onclick="x()">new</em>' });
+		expect(updated.body.description).toBe('<em>new</em>');
+	});
+
+	test('a user’s description is filtered for everyone; their links may keep a rel', async () => {
+		const me = await cms.post('/users/me', u.author, { description: `${HOSTILE}<a href="https://example.com/" rel="me">me</a>` });
+		expect(me.status).toBe(200);
+		expect((await cms.get('/users/me', u.author, { context: 'edit' })).body.description).toBe(`${DESCRIPTION}<a href="https://example.com/" rel="me">me</a>`);
+		await cms.post('/users/me', u.admin, { description: HOSTILE });
+		expect((await cms.get('/users/me', u.admin, { context: 'edit' })).body.description).toBe(DESCRIPTION);
+	});
+});
+
 describe('the filter', () => {
 	test('protocols outside wp_allowed_protocols are cut off, however spelled', () => {
 		expect(cutBadProtocols('javascript:alert(1)')).toBe('alert(1)');

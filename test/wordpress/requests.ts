@@ -679,6 +679,10 @@ const kses: Req[] = [
 	post('kses', 'author', `${W}/posts/{post:kses-author}`, { content: '<p>Edited <script>x()</script><span style="font-weight: bold" onclick="y()">s</span></p>' }),
 	post('kses', 'author', `${W}/posts/{post:kses-author}/autosaves`, { content: '<p>Autosaved <iframe src="https://evil.example/"></iframe></p>' }),
 	...asEach(['editor', 'author', 'contributor'], (as) => post('kses', as, `${W}/comments`, { post: '{post:second}', content: HOSTILE_HTML })),
+	// Term and user descriptions are filtered for everyone, administrators included.
+	post('kses', 'admin', `${W}/tags`, { name: 'kses tag', description: HOSTILE_HTML }),
+	post('kses', 'author', `${W}/users/me`, { description: HOSTILE_HTML + '<a href="https://example.com/" rel="me">me</a>' }),
+	post('kses', 'admin', `${W}/users/me`, { description: HOSTILE_HTML }),
 ];
 
 /** Every request, in the order they run. */

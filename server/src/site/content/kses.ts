@@ -277,6 +277,15 @@ export const filterCommentHtml = (user: UserRow | null, html: string) => (can(us
 /** Post content and excerpts (`wp_filter_post_kses`), for a user without `unfiltered_html`. */
 export const filterPostHtml = (user: UserRow | null, html: string) => (can(user, 'unfiltered_html') ? html : postFilter(html));
 
+const descriptionFilters = { term: withComments(ksesFilter(COMMENT_TAGS, false)), user: withComments(ksesFilter({ ...COMMENT_TAGS, a: ['href', 'title', 'rel'] }, false)) };
+
+/**
+ * A term's or a user's description as WordPress saves it, for every user, administrators included
+ * (`pre_term_description`, `pre_user_description`: `wp_filter_kses` with the comment tags, a user's
+ * links may also have `rel`; then `wp_targeted_link_rel`).
+ */
+export const filterDescription = (of: 'term' | 'user', html: string) => targetedLinkRel(descriptionFilters[of](html));
+
 /** An item's title, content and excerpt as WordPress saves them for the user (those given), links with a target marked. */
 export function filterItemText<T extends { title?: string; content?: string; excerpt?: string }>(user: UserRow | null, body: T): T {
 	const out = { ...body };
