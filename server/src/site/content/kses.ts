@@ -335,39 +335,94 @@ const escAttr = (text: string) =>
 
 const relValues = (...values: string[]) => [...new Set(values.join(' ').split(/\s+/).filter(Boolean))].join(' ');
 
+/**
+ * The text's `<a` tags (`start` matches a tag's opening, up to its attributes), each up to its first `>`,
+ * replaced by `edit` (undefined: kept). By scanning, not by one regular expression, so that it stays
+ * linear in the text (`<a\s[^>]*...>` over many unclosed tags is quadratic). With `oneLine`, a tag
+ * broken by a newline is no link (PHP's `.` stops there).
+ */
+function replaceLinks(html: string, start: RegExp, edit: (inner: string) => string | undefined, oneLine = false): string {
+	let out = '';
+	let copied = 0;
+	let gt = -1;
+	let newline = -1;
+	start.lastIndex = 0;
+	for (let m = start.exec(html); m; m = start.exec(html)) {
+		const from = m.index + m[0].length;
+		if (gt < from) gt = html.indexOf('>', from);
+		// No `>` left: no tag after this one can be complete either.
+		if (gt < 0) break;
+		if (oneLine) {
+			if (newline !== Infinity && newline < from) newline = html.indexOf('\n', from) < 0 ? Infinity : html.indexOf('\n', from);
+			if (newline < gt || gt === from) continue;
+		}
+		const replaced = edit(html.slice(from, gt));
+		if (replaced !== undefined) {
+			out += html.slice(copied, m.index) + replaced;
+			copied = gt + 1;
+		}
+		start.lastIndex = gt + 1;
+	}
+	return out + html.slice(copied);
+}
+
+/** The text outside `<script>` and `<style>` elements (as `wp_targeted_link_rel` leaves those), edited; linear. */
+function outsideScripts(html: string, edit: (text: string) => string): string {
+	const lower = html.toLowerCase();
+	const closes: Record<string, number> = { script: -1, style: -1 };
+	const open = /<(script|style)/gi;
+	let out = '';
+	let copied = 0;
+	for (let m = open.exec(html); m; m = open.exec(html)) {
+		const tag = m[1].toLowerCase();
+		const from = m.index + m[0].length;
+		if (closes[tag] !== Infinity && closes[tag] < from) {
+			const at = lower.indexOf(`</${tag}>`, from);
+			closes[tag] = at < 0 ? Infinity : at;
+		}
+		if (closes[tag] === Infinity) continue;
+		const end = closes[tag] + tag.length + 3;
+		out += edit(html.slice(copied, m.index)) + html.slice(m.index, end);
+		copied = end;
+		open.lastIndex = end;
+	}
+	return out + edit(html.slice(copied));
+}
+
 /** `wp_targeted_link_rel`: a link with a `target` gets `rel="noopener"` (outside scripts and styles). */
 export function targetedLinkRel(html: string): string {
 	if (!/target/i.test(html) || !/<a /i.test(html)) return html;
-	return html
-		.split(/(<(?:script|style)\b[\s\S]*?<\/(?:script|style)>)/i)
-		.map((part, i) =>
-			i % 2
-				? part
-				: part.replace(/<a\s([^>]*target\s*=[^>]*)>/gi, (whole, inner: string) => {
-						const attrs = attributesOf(inner);
-						if (!attrs.has('target')) return whole;
-						const rel = relValues(attrs.get('rel')?.value ?? '', 'noopener');
-						attrs.set('rel', { name: 'rel', value: rel, whole: `rel="${escAttr(rel)}"`, valueless: false });
-						return `<a ${[...attrs.values()].map((a) => a.whole).join(' ')}>`;
-					}),
-		)
-		.join('');
+	return outsideScripts(html, (text) =>
+		replaceLinks(text, /<a\s/gi, (inner) => {
+			if (!/target\s*=/i.test(inner)) return undefined;
+			const attrs = attributesOf(inner);
+			if (!attrs.has('target')) return undefined;
+			const rel = relValues(attrs.get('rel')?.value ?? '', 'noopener');
+			attrs.set('rel', { name: 'rel', value: rel, whole: `rel="${escAttr(rel)}"`, valueless: false });
+			return `<a ${[...attrs.values()].map((a) => a.whole).join(' ')}>`;
+		}),
+	);
 }
 
 /** `wp_rel_ugc`: a comment's links to other sites are `rel="nofollow ugc"`. */
 export function relUgc(html: string, homeUrl: string): string {
 	const home = URL.canParse(homeUrl) ? new URL(homeUrl).hostname.toLowerCase() : '';
-	return html.replace(/<a (.+?)>/gi, (whole, inner: string) => {
-		const attrs = attributesOf(inner);
-		const href = attrs.get('href')?.value;
-		if (href && URL.canParse(href)) {
-			const url = new URL(href);
-			if (['http:', 'https:'].includes(url.protocol) && url.hostname.toLowerCase() === home) return whole;
-		}
-		const rel = attrs.get('rel');
-		if (!rel) return `<a ${inner} rel="nofollow ugc">`;
-		attrs.delete('rel');
-		const rest = [...attrs.values()].map((a) => (a.valueless ? a.name : `${a.name}="${escAttr(a.value)}"`)).join(' ');
-		return `<a ${rest} rel="${escAttr(relValues(rel.value, 'nofollow ugc'))}">`;
-	});
+	return replaceLinks(
+		html,
+		/<a /gi,
+		(inner) => {
+			const attrs = attributesOf(inner);
+			const href = attrs.get('href')?.value;
+			if (href && URL.canParse(href)) {
+				const url = new URL(href);
+				if (['http:', 'https:'].includes(url.protocol) && url.hostname.toLowerCase() === home) return undefined;
+			}
+			const rel = attrs.get('rel');
+			if (!rel) return `<a ${inner} rel="nofollow ugc">`;
+			attrs.delete('rel');
+			const rest = [...attrs.values()].map((a) => (a.valueless ? a.name : `${a.name}="${escAttr(a.value)}"`)).join(' ');
+			return `<a ${rest} rel="${escAttr(relValues(rel.value, 'nofollow ugc'))}">`;
+		},
+		true,
+	);
 }
