@@ -149,9 +149,11 @@ describe('create', () => {
 	test('content is filtered for users without unfiltered_html (kses comment tags); editors keep theirs', async () => {
 		const html = '<strong>bold</strong> <a href="https://x.example" onclick="evil()">link</a><script>alert(1)</script><img src=x>';
 		const sub = await comment(u.subscriber, { content: html });
-		expect((await stored(sub.id)).content.raw).toBe('<strong>bold</strong> <a href="https://x.example">link</a>');
+		// As WordPress's kses: a tag not allowed goes, its text stays.
+		expect((await stored(sub.id)).content.raw).toBe('<strong>bold</strong> <a href="https://x.example" rel="nofollow ugc">link</a>alert(1)');
+		// WordPress's `wp_rel_ugc` marks everyone's links to other sites.
 		const ed = await comment(u.editor, { content: html });
-		expect((await stored(ed.id)).content.raw).toBe(html);
+		expect((await stored(ed.id)).content.raw).toBe(html.replace('onclick="evil()"', 'onclick="evil()" rel="nofollow ugc"'));
 	});
 });
 

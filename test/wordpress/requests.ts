@@ -661,6 +661,30 @@ const plain: Req[] = [
 	post('index', 'admin', `${W}/tags`, { name: 'plain tag' }, { plain: true }),
 ];
 
+/**
+ * HTML from users without `unfiltered_html` is filtered by kses when saved (titles with the comment
+ * tags, content and excerpt with the post tags, comments with the comment tags); an editor's is kept.
+ * compare.ts does not compare HTML values: test/server/kses.test.ts asserts what WordPress saved.
+ */
+const HOSTILE_HTML =
+	'<!-- wp:paragraph --><p class="lead" onclick="alert(1)" style="color: red; position: fixed" data-x="1">Hi <b>bold</b> <a href="javascript:alert(1)" target="_blank">js</a> ' +
+	'<a href="https://example.com/" title="t" onmouseover="x()">ok</a> <a href="mailto:a@example.com">mail</a></p><!-- /wp:paragraph -->' +
+	'<script>alert(1)</script><iframe src="https://evil.example/"></iframe><style>body { display: none }</style>' +
+	'<img src="x.png" onerror="alert(1)" alt="a"><div id="d" foo="bar">div</div><form action="/x"><input name="q"></form>';
+const HOSTILE_TITLE = 'Title <b>bold</b> <em onclick="x()">em</em> <script>alert(1)</script><a href="javascript:x()">a</a>';
+const kses: Req[] = [
+	...asEach(['editor', 'author', 'contributor'], (as) =>
+		post('kses', as, `${W}/posts`, { title: HOSTILE_TITLE, content: HOSTILE_HTML, excerpt: HOSTILE_HTML, status: 'draft' }, { save: `post:kses-${as}` }),
+	),
+	post('kses', 'author', `${W}/posts/{post:kses-author}`, { content: '<p>Edited <script>x()</script><span style="font-weight: bold" onclick="y()">s</span></p>' }),
+	post('kses', 'author', `${W}/posts/{post:kses-author}/autosaves`, { content: '<p>Autosaved <iframe src="https://evil.example/"></iframe></p>' }),
+	...asEach(['editor', 'author', 'contributor'], (as) => post('kses', as, `${W}/comments`, { post: '{post:second}', content: HOSTILE_HTML })),
+	// Term and user descriptions are filtered for everyone, administrators included.
+	post('kses', 'admin', `${W}/tags`, { name: 'kses tag', description: HOSTILE_HTML }),
+	post('kses', 'author', `${W}/users/me`, { description: HOSTILE_HTML + '<a href="https://example.com/" rel="me">me</a>' }),
+	post('kses', 'admin', `${W}/users/me`, { description: HOSTILE_HTML }),
+];
+
 /** Every request, in the order they run. */
 export const corpus: Req[] = [
 	...seed,
@@ -691,6 +715,7 @@ export const corpus: Req[] = [
 	...oembed,
 	...batch,
 	...plain,
+	...kses,
 ];
 
 /** Callers with an account on both sites (the anonymous caller has none). */

@@ -7,6 +7,7 @@ import type { ContentRow } from '../../store/types';
 import { wholeSeconds } from './dates';
 import { contextParam, type ItemBody, itemBody, wpInt } from './params';
 import { canEdit } from './capabilities';
+import { filterItemText } from './kses';
 import { pathId } from './query';
 import { readableParent } from './revisions';
 import type { PostType } from './types';
@@ -27,6 +28,8 @@ const TEXT_FIELDS = ['title', 'content', 'excerpt'] as const;
  */
 function saveAutosave(env: WriteEnv, post: ContentRow, body: ItemBody): ContentRow | undefined {
 	const store = env.services.store;
+	// Kses, as `wp_create_post_autosave` filters the text (`_wp_put_post_revision` through `wp_insert_post`).
+	body = filterItemText(env.user, body);
 	const sent: Partial<Record<(typeof TEXT_FIELDS)[number], string>> = {};
 	for (const field of TEXT_FIELDS) if (body[field] !== undefined) sent[field] = body[field];
 	const userId = env.user?.id ?? 0;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { FilterXSS } from 'xss';
 import { z } from 'zod';
 import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
@@ -14,6 +13,7 @@ import { authCode, canEdit, canRead, denied } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
 import { type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
+import { filterComment } from './kses';
 import { autop } from './render';
 import { customPostType, PAGE, POST, type PostType } from './types';
 import { contentBase, inContext, permalink, rawRendered, ALL, EDIT, VIEW_EDIT, type ContextTable } from './views';
@@ -62,30 +62,6 @@ function typeOf(services: Services, post: ContentRow): PostType {
 }
 
 const commentUrl = (services: Services, id: number) => `${contentBase(services)}/comments/${id}`;
-
-/** Comment text as WordPress's `pre_comment_content` filter keeps it for users without `unfiltered_html` (kses's comment tags). */
-const commentFilter = new FilterXSS({
-	whiteList: {
-		a: ['href', 'title'],
-		abbr: ['title'],
-		acronym: ['title'],
-		b: [],
-		blockquote: ['cite'],
-		cite: [],
-		code: [],
-		del: ['datetime'],
-		em: [],
-		i: [],
-		q: ['cite'],
-		s: [],
-		strike: [],
-		strong: [],
-	},
-	stripIgnoreTag: true,
-	stripIgnoreTagBody: ['script', 'style'],
-});
-
-const sanitizeContent = (user: UserRow | null, text: string) => (can(user, 'unfiltered_html') ? text : commentFilter.process(text));
 
 /** Gravatar's addresses for an email, in WordPress's avatar sizes (SHA-256 of the trimmed, lower-case address, as WordPress 6.8). */
 export function avatarUrls(email: string): Record<string, string> {
@@ -289,7 +265,7 @@ export function commentRoutes(): Route[] {
 					if (content !== undefined) {
 						if (content === '') throw badRequest('Invalid comment content.', 'rest_comment_content_invalid');
 						checkLengths(content);
-						next.content = sanitizeContent(user, content);
+						next.content = filterComment(user, content, services.baseUrl);
 					}
 					const date = dateOf(body, zone);
 					if (date !== undefined) next.date_gmt = date;
@@ -436,7 +412,7 @@ export function commentRoutes(): Route[] {
 					}
 					const parent = body.parent ?? 0;
 					checkParent(services, parent, post.id);
-					const text = sanitizeContent(user, content);
+					const text = filterComment(user, content, services.baseUrl);
 					if (comments.duplicate({ post: post.id, parent, author_name: author.author_name, author_email: author.author_email, content: text })) {
 						throw new ApiError(409, 'Duplicate comment detected; it looks as though you’ve already said that!', 'comment_duplicate');
 					}

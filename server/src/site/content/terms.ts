@@ -8,6 +8,7 @@ import { can } from '../roles';
 import { canManageTerms, canRead, denied } from './capabilities';
 import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
 import { pagingHeaders, pathId, searchTerms, Where } from './query';
+import { filterDescription } from './kses';
 import { sanitizeTitle } from './render';
 import { CATEGORY, DEFAULT_CATEGORY, POST, type PostType, TAG, type Taxonomy } from './types';
 import { contentBase } from './views';
@@ -179,7 +180,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 						}
 						slug = uniqueTermSlug(services, tax, wanted, parent, before.id);
 					}
-					return store.terms.save({ ...before, name, slug, description: body.description ?? before.description, parent });
+					return store.terms.save({ ...before, name, slug, description: body.description === undefined ? before.description : filterDescription('term', body.description), parent });
 				});
 				setRequestContext(request, 'edit');
 				return termView(services, tax, row, services.store.terms.counts([row.id]).get(row.id) ?? 0, 'edit', objectDef);
@@ -307,7 +308,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 					}
 					// A taken slug is made unique, as `wp_insert_term` does.
 					const slug = uniqueTermSlug(services, tax, sanitizeTitle(body.slug ?? '') || sanitizeTitle(name) || 'term', parent, 0);
-					return store.terms.insert({ taxonomy: tax.name, name, slug, description: body.description ?? '', parent });
+					return store.terms.insert({ taxonomy: tax.name, name, slug, description: filterDescription('term', body.description ?? ''), parent });
 				});
 				reply.code(201).header('Location', termUrl(services, tax, row.id));
 				setRequestContext(request, 'edit');

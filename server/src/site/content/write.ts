@@ -8,6 +8,7 @@ import { parseDateTime, wholeSeconds } from './dates';
 import { applyChanges, checkValues as checkFieldValues } from '../engine/fields';
 import { metaFieldsOf } from '../engine/documents';
 import { type ItemBody, META_DEFAULTS } from './params';
+import { filterItemText } from './kses';
 import { sanitizeTitle } from './render';
 import { DEFAULT_CATEGORY, type PostType } from './types';
 
@@ -199,8 +200,10 @@ export interface WriteOptions {
  * checks the values, works out status, dates and slug, writes the row, its terms and (updates) a
  * revision. Runs in the caller's transaction.
  */
-export function writeItem(env: WriteEnv, before: ContentRow | undefined, body: ItemBody, options: WriteOptions): ContentRow {
+export function writeItem(env: WriteEnv, before: ContentRow | undefined, given: ItemBody, options: WriteOptions): ContentRow {
 	const { services, def, user } = env;
+	// Kses, as `wp_insert_post` filters what a user without `unfiltered_html` writes.
+	const body = filterItemText(user, given);
 	const store = services.store;
 	if (body.status) checkStatus(env, body.status);
 	checkValues(env, before, body);

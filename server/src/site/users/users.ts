@@ -11,6 +11,7 @@ import type { SiteRole, UserRow } from '../../store/types';
 import { authCode } from '../content/capabilities';
 import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from '../content/params';
 import { inList, pagingHeaders, Where } from '../content/query';
+import { filterDescription } from '../content/kses';
 import { sanitizeTitle } from '../content/render';
 import { can, grantsOf, SITE_ROLES } from '../roles';
 import { canEditUser, denied, hasPublishedPosts, invalidParam, signedIn, userById } from './access';
@@ -148,7 +149,7 @@ function profileOf(body: UpdateBody): UserProfile & { password?: string } {
 		last_name: body.last_name,
 		email: body.email,
 		url: body.url,
-		description: body.description,
+		description: body.description === undefined ? undefined : filterDescription('user', body.description),
 		locale: body.locale,
 		nickname: body.nickname,
 		password: body.password,
