@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { clientErrors, frameworkErrors, installErrorHandling, registerRoutes, rewriteRequest } from './http/dispatch';
 import { serveOptions } from './http/options';
+import { anonymousBodyLimit, connectionCap, connectionOptions } from './http/limits';
 import { apiRootLink } from './http/rest-server';
 import { serveFiles } from './media/serve';
 import { serveOpenApi } from './http/openapi';
@@ -26,12 +27,16 @@ export interface App {
 export function buildApp(config: Config, options: ServiceOptions = {}): { app: FastifyInstance; services: Services } {
 	const app = Fastify({
 		logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-		bodyLimit: config.bodyLimit,
+		// The route table's routes set their own (`http/limits.ts`); everything else takes small bodies.
+		bodyLimit: anonymousBodyLimit(config),
+		...connectionOptions(config),
 		routerOptions: { ignoreTrailingSlash: true },
 		rewriteUrl: rewriteRequest,
 		frameworkErrors: frameworkErrors(config.bodyLimit),
 		clientErrorHandler: clientErrors,
 	});
+	// Past the cap Node closes a new connection at once (it never reaches a handler).
+	app.server.maxConnections = connectionCap(config);
 	const services = new Services(config, app.log, options);
 	installErrorHandling(app, config.bodyLimit);
 	registerRoutes(app, routes, services);

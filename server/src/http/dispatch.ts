@@ -7,7 +7,8 @@ import type { UserRow } from '../store/types';
 import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
 import { ApiError, badRequest, fieldName, invalidParams, safeParse, validationMessage } from './errors';
-import { authenticate } from './auth';
+import { authenticate, authenticateOnce } from './auth';
+import { bodyTooLarge, limitBody, routeBodyLimit } from './limits';
 import { checkJsonBody } from './json';
 import { multipartFields, urlencodedFields } from './forms';
 import { envelope, overrideMethod, shapeAnswer, wantsEnvelope } from './rest-server';
@@ -89,7 +90,7 @@ export function parse(schema: ZodType | undefined, input: unknown, where: string
  */
 export async function callRoute(route: Route, services: Services, request: FastifyRequest, reply: FastifyReply, gateway = usesEnvelope(route.path)) {
 	matchParams(route, request);
-	const { user, device, siteUser = null } = authenticate(route.auth, request, services);
+	const { user, device, siteUser = null } = authenticateOnce(route.auth, request, services);
 	const ctx = {
 		params: parse(route.params, request.params, 'path', gateway),
 		query: parse(route.query, request.query, 'query', gateway),
@@ -214,6 +215,17 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 		const options: RouteOptions = {
 			method: route.method,
 			url: fastifyPath(route),
+			bodyLimit: routeBodyLimit(services.config, route),
+			// Credentials first: a request whose credentials are wrong is refused before its body is read.
+			onRequest: async (request) => {
+				matchParams(route, request);
+				authenticateOnce(route.auth, request, services);
+			},
+			// Then the body's limit follows the caller: small without credentials, large only where media goes.
+			preParsing: async (request, _reply, payload) => {
+				const caller = authenticateOnce(route.auth, request, services);
+				return limitBody(services.config, route, request, payload, !caller.user && !caller.device && !caller.siteUser);
+			},
 			handler: async (request, reply) => {
 				matchParams(route, request);
 				setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
@@ -241,12 +253,11 @@ function rawBodies(scope: FastifyInstance): FastifyInstance {
 }
 
 function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError {
+	if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(request.routeOptions?.bodyLimit ?? bodyLimit, 'bodyLimit');
 	switch (error.code) {
 		case 'FST_ERR_CTP_INVALID_JSON_BODY':
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
 			return new ApiError(400, `body is not valid JSON: ${error.message}`, 'rest_invalid_json');
-		case 'FST_ERR_CTP_BODY_TOO_LARGE':
-			return new ApiError(413, `body is larger than the limit of ${bodyLimit} bytes`, 'rest_body_too_large');
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
 			return new ApiError(415, `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json`, 'rest_invalid_media_type');
 	}
@@ -343,6 +354,8 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 	});
 
 	app.setErrorHandler((error: FastifyError, request, reply) => {
+		// Fastify closes the connection after a body it stopped reading; `limitBody` reads the rest instead.
+		if ((error as { keepConnection?: boolean }).keepConnection) reply.removeHeader('connection');
 		const apiError = error instanceof ApiError ? error : fromFastify(error, request, bodyLimit);
 		if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
 		return send(request, reply, apiError);
