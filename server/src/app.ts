@@ -32,13 +32,13 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 		...connectionOptions(config),
 		routerOptions: { ignoreTrailingSlash: true },
 		rewriteUrl: rewriteRequest,
-		frameworkErrors: frameworkErrors(config.bodyLimit),
+		frameworkErrors: frameworkErrors(config),
 		clientErrorHandler: clientErrors,
 	});
 	// Past the cap Node closes a new connection at once (it never reaches a handler).
 	app.server.maxConnections = connectionCap(config);
 	const services = new Services(config, app.log, options);
-	installErrorHandling(app, config.bodyLimit);
+	installErrorHandling(app, config);
 	registerRoutes(app, routes, services);
 	serveOptions(app, routes, services);
 	serveFiles(app, services);

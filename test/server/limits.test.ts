@@ -264,6 +264,10 @@ describe('the limits by caller and route are settings', () => {
 			body: 'z'.repeat(20_000),
 		});
 		expect(upload.status).not.toBe(413);
+		// Outside the route table (an unknown route, whose body is still read): the anonymous limit.
+		const unknown = await post('/wp-json/nothing/here', 4000, { authorization: `Bearer ${ADMIN_KEY}` });
+		expect({ status: unknown.status, code: unknown.body.code }).toEqual({ status: 413, code: 'rest_body_too_large' });
+		expect(unknown.body.message).toContain('--anonymous-body-limit');
 		// The device route without media keeps the small limit even for the admin's key.
 		const device = await fetch(`${server.url}/wp-json/wdm/v1/devices`, {
 			method: 'POST',

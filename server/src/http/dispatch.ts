@@ -8,7 +8,8 @@ import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
 import { ApiError, badRequest, fieldName, invalidParams, safeParse, validationMessage } from './errors';
 import { authenticate, authenticateOnce } from './auth';
-import { bodyTooLarge, limitBody, routeBodyLimit } from './limits';
+import { bodyTooLarge, LIMIT_SETTINGS, limitBody, routeBodyLimit } from './limits';
+import type { Config } from '../config';
 import { checkJsonBody } from './json';
 import { multipartFields, urlencodedFields } from './forms';
 import { envelope, overrideMethod, shapeAnswer, wantsEnvelope } from './rest-server';
@@ -252,8 +253,12 @@ function rawBodies(scope: FastifyInstance): FastifyInstance {
 	return scope;
 }
 
-function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError {
-	if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(request.routeOptions?.bodyLimit ?? bodyLimit, 'bodyLimit');
+function fromFastify(error: FastifyError, request: FastifyRequest, config: Config): ApiError {
+	if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+		// Fastify's own check (the backstop of `limitBody`, and the routes outside the table): the setting of that limit.
+		const limit = request.routeOptions?.bodyLimit ?? config.bodyLimit;
+		return bodyTooLarge(limit, LIMIT_SETTINGS.find((setting) => config[setting] === limit) ?? 'bodyLimit');
+	}
 	switch (error.code) {
 		case 'FST_ERR_CTP_INVALID_JSON_BODY':
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -306,11 +311,11 @@ export function clientErrors(error: Error & { code?: string; rawPacket?: unknown
 }
 
 /** For Fastify's `frameworkErrors` option: a URL the router cannot read (`/devices/%`) gets the envelope too. */
-export const frameworkErrors = (bodyLimit: number) => (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
-	send(request, reply, fromFastify(error, request, bodyLimit));
+export const frameworkErrors = (config: Config) => (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+	send(request, reply, fromFastify(error, request, config));
 
 /** Errors become the envelope of the namespace asked for; nothing a client sends escapes as a crash. */
-export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
+export function installErrorHandling(app: FastifyInstance, config: Config) {
 	// Bodies are JSON only: text/plain would otherwise reach the routes as a string.
 	app.removeContentTypeParser('text/plain');
 
@@ -356,7 +361,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 	app.setErrorHandler((error: FastifyError, request, reply) => {
 		// Fastify closes the connection after a body it stopped reading; `limitBody` reads the rest instead.
 		if ((error as { keepConnection?: boolean }).keepConnection) reply.removeHeader('connection');
-		const apiError = error instanceof ApiError ? error : fromFastify(error, request, bodyLimit);
+		const apiError = error instanceof ApiError ? error : fromFastify(error, request, config);
 		if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
 		return send(request, reply, apiError);
 	});

@@ -12,7 +12,8 @@ import type { Route } from './route';
  * only the routes that take media (`route.media`, `route.rawBody`) `bodyLimit`, which caps the others.
  */
 
-type LimitSetting = 'anonymousBodyLimit' | 'jsonBodyLimit' | 'bodyLimit';
+export const LIMIT_SETTINGS = ['anonymousBodyLimit', 'jsonBodyLimit', 'bodyLimit'] as const;
+type LimitSetting = (typeof LIMIT_SETTINGS)[number];
 
 /** Whether the route takes files in its body: an upload, or Base64 media. */
 export const takesMedia = (route: Route) => !!(route.media || route.rawBody);
