@@ -4,6 +4,7 @@ import { clientErrors, frameworkErrors, installErrorHandling, registerRoutes, re
 import { serveCors } from './http/cors';
 import { serveMcpTransport } from './site/engine/mcp';
 import { serveOptions } from './http/options';
+import { anonymousBodyLimit, connectionCap, connectionOptions } from './http/limits';
 import { apiRootLink } from './http/rest-server';
 import { serveFiles } from './media/serve';
 import { serveOpenApi } from './http/openapi';
@@ -29,14 +30,18 @@ export interface App {
 export function buildApp(config: Config, options: ServiceOptions = {}): { app: FastifyInstance; services: Services } {
 	const app = Fastify({
 		logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-		bodyLimit: config.bodyLimit,
+		// The route table's routes set their own (`http/limits.ts`); everything else takes small bodies.
+		bodyLimit: anonymousBodyLimit(config),
+		...connectionOptions(config),
 		routerOptions: { ignoreTrailingSlash: true },
 		rewriteUrl: rewriteRequest,
-		frameworkErrors: frameworkErrors(config.bodyLimit),
+		frameworkErrors: frameworkErrors(config),
 		clientErrorHandler: clientErrors,
 	});
+	// Past the cap Node closes a new connection at once (it never reaches a handler).
+	app.server.maxConnections = connectionCap(config);
 	const services = new Services(config, app.log, options);
-	installErrorHandling(app, config.bodyLimit);
+	installErrorHandling(app, config);
 	registerRoutes(app, routes, services);
 	serveOptions(app, routes, services);
 	serveMcpTransport(app);

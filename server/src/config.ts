@@ -24,8 +24,22 @@ export const configSchema = z.object({
 	qrTtlMs: z.coerce.number().int().min(1000).default(60000).describe('how long a QR code stays valid before a new one is issued'),
 	/** Time the network takes to confirm delivery of an outbound message. */
 	receiptDelayMs: z.coerce.number().int().min(0).default(300).describe('time the network takes to confirm delivery of an outbound message'),
-	/** Largest request body accepted, in bytes (Base64 media needs room). */
-	bodyLimit: z.coerce.number().int().min(1024).default(64 * 1024 * 1024).describe('largest request body accepted, in bytes'),
+	/**
+	 * Request bodies, by caller and route (`http/limits.ts`): the largest one is taken only on the routes
+	 * that take media (Base64 media sends, uploads), from a caller who signed in; it caps the other two.
+	 */
+	bodyLimit: z.coerce.number().int().min(1024).default(64 * 1024 * 1024).describe('largest request body accepted, in bytes: the routes that take media (uploads, Base64 media sends), signed in; it caps the two limits below'),
+	jsonBodyLimit: z.coerce.number().int().min(1024).default(16 * 1024 * 1024).describe('largest request body of a signed-in caller on the routes that take no media, in bytes'),
+	anonymousBodyLimit: z.coerce.number().int().min(1024).default(1024 * 1024).describe("largest request body of a caller without credentials (the site's public routes), in bytes"),
+	/**
+	 * Connections (`http/limits.ts`): slow or idle clients are cut in seconds, and past the cap a new
+	 * connection is closed at once, so that descriptors never run out (the cap stays below the process's
+	 * descriptor limit, whatever it is set to).
+	 */
+	maxConnections: z.coerce.number().int().min(1).default(16384).describe("open connections at most; past it a new connection is closed at once (n8n opens one per item of a bulk send; kept below the process's descriptor limit)"),
+	headersTimeoutMs: z.coerce.number().int().min(100).default(10000).describe('time a client has to send the request line and headers (slowloris)'),
+	requestTimeoutMs: z.coerce.number().int().min(100).default(120000).describe('time a client has to send a whole request, body included'),
+	keepAliveTimeoutMs: z.coerce.number().int().min(100).default(72000).describe('how long an idle keep-alive connection is kept for its next request'),
 	/** Media fetched from a URL: time limit and size limit. */
 	mediaTimeoutMs: z.coerce.number().int().min(100).default(15000).describe('time limit to fetch media given as a URL'),
 	mediaMaxBytes: z.coerce.number().int().min(1024).default(32 * 1024 * 1024).describe('size limit of media fetched from a URL, in bytes'),

@@ -235,10 +235,10 @@ describe('request bodies', () => {
 		expect(res.body.message).toMatch(/^body is not valid JSON/);
 	});
 
-	test('malformed JSON is 400 before authentication', async () => {
+	test('malformed JSON without credentials is 401: credentials are checked before the body is read', async () => {
 		const res = await raw('POST', '/wp-json/wdm/v1/send/text', { headers: { 'content-type': 'application/json' }, body: '{' });
-		expect(res.status).toBe(400);
-		expect(res.body.message).toMatch(/^body is not valid JSON/);
+		expect(res.status).toBe(401);
+		expect(res.body.message).toBe('missing instance token: send the header "token: <instance token>"');
 	});
 
 	test.each([
@@ -298,7 +298,7 @@ describe('request bodies', () => {
 				body,
 			});
 			expect(res.status).toBe(413);
-			expect(await res.json()).toEqual({ success: false, message: 'body is larger than the limit of 1024 bytes' });
+			expect(await res.json()).toEqual({ success: false, message: "body is larger than the limit of 1024 bytes; the server's --body-limit (WDM_BODY_LIMIT) raises it" });
 			// Just under the limit is fine, and nothing was created by the refused one.
 			const ok = await fetch(`${small.url}/index.php?rest_route=/wdm/v1/devices`, {
 				method: 'POST',
@@ -430,7 +430,9 @@ describe('nothing a client sends crashes the server', () => {
 		['POST', '/wp-json/wdm/v1/devices', 400, { headers: { ...key, 'content-type': 'application/json; charset=utf-16' }, body: '{}' }, 'gateway'],
 		['POST', '/wp-json/wdm/v1/devices', 415, { headers: { ...key, 'content-type': ';;;' }, body: '{}' }, 'gateway'],
 		// The body is read before the route is looked up: malformed JSON is 400 even on an unknown route.
-		['POST', '/wp-json/cms/v2/posts', 400, { headers: { ...key, ...json }, body: '{' }, 'site'],
+		['POST', '/wp-json/cms/v2/posts', 400, { headers: json, body: '{' }, 'site'],
+		// Credentials come first: a Bearer key is no site credential, refused before the body is read.
+		['POST', '/wp-json/cms/v2/posts', 401, { headers: { ...key, ...json }, body: '{' }, 'site'],
 		['POST', '/wp-json/wdm/v1/send/text', 401, { headers: { token: 'x'.repeat(8000), ...json }, body: '{}' }, 'gateway'],
 		['POST', '/wp-json/wdm/v1/send/text', 401, { headers: { token: '\u00ff\u00fe', ...json }, body: '{}' }, 'gateway'],
 		['GET', '/wp-json/wdm/v1/devices', 401, { headers: { authorization: `Bearer ${'k'.repeat(8000)}` } }, 'gateway'],

@@ -155,7 +155,8 @@ describe.each(STYLES)('%s URLs', (style) => {
 		});
 
 		test('the gateway still takes JSON only', async () => {
-			const res = await call(style, 'POST', '/wdm/v1/send/text', { headers: { token: 'x' }, body: new URLSearchParams({ number: '1', text: 'hi' }) });
+			// (With valid credentials: without them the answer is the 401, given before the body is read.)
+			const res = await call(style, 'POST', '/wdm/v1/devices', { headers: { authorization: `Bearer ${ADMIN_KEY}` }, body: new URLSearchParams({ name: 'form' }) });
 			expect(res.status).toBe(415);
 			expect(res.body).toEqual({ success: false, message: 'Content-Type application/x-www-form-urlencoded;charset=UTF-8 is not supported; send application/json' });
 		});

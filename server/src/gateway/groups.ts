@@ -194,6 +194,7 @@ export const groupRoutes = [
 	route({
 		method: 'POST',
 		path: '/wdm/v1/group/updateImage',
+		media: true,
 		auth: 'instance',
 		summary: 'Set the group image from a URL or Base64, or remove it with "remove" or "delete"',
 		body: z.strictObject({ ...groupjid, image: z.string().trim().min(1) }),

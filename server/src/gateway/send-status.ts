@@ -22,6 +22,7 @@ export const statusRoutes: Route[] = [
 	route({
 		method: 'POST',
 		path: '/wdm/v1/send/status',
+		media: true,
 		auth: 'instance',
 		summary: 'Publish a status (text, image, video or audio) of the device',
 		body: z.strictObject({

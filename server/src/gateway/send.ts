@@ -85,6 +85,7 @@ export const sendRoutes = [
 	route({
 		method: 'POST',
 		path: '/wdm/v1/send/media',
+		media: true,
 		auth: 'instance',
 		summary: 'Send an image, video, document, audio, voice note or sticker',
 		body: z.strictObject({

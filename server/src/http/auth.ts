@@ -29,6 +29,24 @@ export function authenticate(
 	return {};
 }
 
+export type Caller = ReturnType<typeof authenticate>;
+
+/** The caller each request was authenticated as, before its body was read (the route's `onRequest` hook). */
+const callers = new WeakMap<FastifyRequest, Caller>();
+
+/**
+ * `authenticate` once per request: the route's `onRequest` hook checks the credentials before the body
+ * is read, the handler reuses what it found (requests made in process, `_embed` and batch, are new each).
+ */
+export function authenticateOnce(scheme: AuthScheme, request: FastifyRequest, services: Services): Caller {
+	let caller = callers.get(request);
+	if (!caller) {
+		caller = authenticate(scheme, request, services);
+		callers.set(request, caller);
+	}
+	return caller;
+}
+
 /**
  * The site user of `Authorization: Basic`, as WordPress signs in application passwords; null without
  * the header. Wrong credentials are a 401 even on a public route: the caller meant to be someone.

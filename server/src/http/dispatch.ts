@@ -7,7 +7,9 @@ import type { UserRow } from '../store/types';
 import type { Route, RouteContext } from './route';
 import { namespaceOf } from './route';
 import { ApiError, badRequest, openAiError, fieldName, invalidParams, safeParse, validationMessage } from './errors';
-import { authenticate } from './auth';
+import { authenticate, authenticateOnce } from './auth';
+import { bodyTooLarge, LIMIT_SETTINGS, limitBody, routeBodyLimit } from './limits';
+import type { Config } from '../config';
 import { checkJsonBody } from './json';
 import { multipartFields, urlencodedFields } from './forms';
 import { envelope, overrideMethod, shapeAnswer, wantsEnvelope } from './rest-server';
@@ -99,7 +101,7 @@ function namedFields(route: Route, body: unknown): unknown {
  */
 export async function callRoute(route: Route, services: Services, request: FastifyRequest, reply: FastifyReply, gateway = usesEnvelope(route.path)) {
 	matchParams(route, request);
-	const { user, device, siteUser = null } = authenticate(route.auth, request, services);
+	const { user, device, siteUser = null } = authenticateOnce(route.auth, request, services);
 	const ctx = {
 		params: parse(route.params, request.params, 'path', gateway),
 		query: parse(route.query, request.query, 'query', gateway),
@@ -226,6 +228,17 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 			url: fastifyPath(route),
 			// For an answer made before the handler (a body that is no JSON): the route's `Allow`, as WordPress sends it.
 			config: { allowOf: (request: FastifyRequest) => allowFor(group, services, request, request.params as Record<string, string>) } as RouteOptions['config'],
+			bodyLimit: routeBodyLimit(services.config, route),
+			// Credentials first: a request whose credentials are wrong is refused before its body is read.
+			onRequest: async (request) => {
+				matchParams(route, request);
+				authenticateOnce(route.auth, request, services);
+			},
+			// Then the body's limit follows the caller: small without credentials, large only where media goes.
+			preParsing: async (request, _reply, payload) => {
+				const caller = authenticateOnce(route.auth, request, services);
+				return limitBody(services.config, route, request, payload, !caller.user && !caller.device && !caller.siteUser);
+			},
 			handler: async (request, reply) => {
 				matchParams(route, request);
 				setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
@@ -257,13 +270,16 @@ function rawBodies(scope: FastifyInstance): FastifyInstance {
 	return scope;
 }
 
-function fromFastify(error: FastifyError, request: FastifyRequest, bodyLimit: number): ApiError {
+function fromFastify(error: FastifyError, request: FastifyRequest, config: Config): ApiError {
+	if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+		// Fastify's own check (the backstop of `limitBody`, and the routes outside the table): the setting of that limit.
+		const limit = request.routeOptions?.bodyLimit ?? config.bodyLimit;
+		return bodyTooLarge(limit, LIMIT_SETTINGS.find((setting) => config[setting] === limit) ?? 'bodyLimit');
+	}
 	switch (error.code) {
 		case 'FST_ERR_CTP_INVALID_JSON_BODY':
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
 			return new ApiError(400, `body is not valid JSON: ${error.message}`, 'rest_invalid_json');
-		case 'FST_ERR_CTP_BODY_TOO_LARGE':
-			return new ApiError(413, `body is larger than the limit of ${bodyLimit} bytes`, 'rest_body_too_large');
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
 			return new ApiError(415, `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json`, 'rest_invalid_media_type');
 	}
@@ -318,8 +334,8 @@ export function clientErrors(error: Error & { code?: string; rawPacket?: unknown
 }
 
 /** For Fastify's `frameworkErrors` option: a URL the router cannot read (`/devices/%`) gets the envelope too. */
-export const frameworkErrors = (bodyLimit: number) => (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
-	send(request, reply, fromFastify(error, request, bodyLimit));
+export const frameworkErrors = (config: Config) => (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+	send(request, reply, fromFastify(error, request, config));
 
 /** PHP's `json_last_error()` and its message for a body `JSON.parse` refused, as WordPress's `rest_invalid_json` data carries them. */
 function phpJsonError(reason: string) {
@@ -330,7 +346,7 @@ function phpJsonError(reason: string) {
 }
 
 /** Errors become the envelope of the namespace asked for; nothing a client sends escapes as a crash. */
-export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
+export function installErrorHandling(app: FastifyInstance, config: Config) {
 	// Bodies are JSON only: text/plain would otherwise reach the routes as a string.
 	app.removeContentTypeParser('text/plain');
 
@@ -381,7 +397,9 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number) {
 	});
 
 	app.setErrorHandler((error: FastifyError, request, reply) => {
-		const apiError = error instanceof ApiError ? error : fromFastify(error, request, bodyLimit);
+		// Fastify closes the connection after a body it stopped reading; `limitBody` reads the rest instead.
+		if ((error as { keepConnection?: boolean }).keepConnection) reply.removeHeader('connection');
+		const apiError = error instanceof ApiError ? error : fromFastify(error, request, config);
 		if (apiError.status >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'request failed');
 		// WordPress reads the JSON body once it has matched the route, so its refusal carries the route's `Allow`.
 		const allowOf = (request.routeOptions.config as { allowOf?: (request: FastifyRequest) => string }).allowOf;

@@ -84,6 +84,11 @@ export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | und
 	 */
 	rawBody?: boolean;
 	/**
+	 * The body carries a file (Base64 media): it may be as large as `--body-limit` for a signed-in
+	 * caller; other routes take `--json-body-limit` (`http/limits.ts`). A `rawBody` route takes media too.
+	 */
+	media?: boolean;
+	/**
 	 * Whether the caller may use this route, as WordPress's `permission_callback` tells before the
 	 * handler runs; it only decides whether the `Allow` header lists the method (the handler still
 	 * checks, and refuses with its own error). Without it the method is always listed. A throw is a no.

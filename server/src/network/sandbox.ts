@@ -36,6 +36,7 @@ export const sandboxRoutes = [
 	route({
 		method: 'POST',
 		path: '/sandbox/v1/devices/{name}/inbound',
+		media: true,
 		auth: 'user',
 		summary: 'Deliver a message from a number on the network to the device (with `group`: written in that group, to every member device)',
 		params: name,
