@@ -31,20 +31,20 @@ export function authenticate(
 
 export type Caller = ReturnType<typeof authenticate>;
 
-/** The caller each request was authenticated as, before its body was read (the route's `onRequest` hook). */
-const callers = new WeakMap<FastifyRequest, Caller>();
+/**
+ * The caller each request was authenticated as, before its body was read (the route's `onRequest` hook),
+ * by scheme: a route that hands the request on to another (an engine post type's) may sign in otherwise.
+ */
+const callers = new WeakMap<FastifyRequest, Partial<Record<AuthScheme, Caller>>>();
 
 /**
  * `authenticate` once per request: the route's `onRequest` hook checks the credentials before the body
  * is read, the handler reuses what it found (requests made in process, `_embed` and batch, are new each).
  */
 export function authenticateOnce(scheme: AuthScheme, request: FastifyRequest, services: Services): Caller {
-	let caller = callers.get(request);
-	if (!caller) {
-		caller = authenticate(scheme, request, services);
-		callers.set(request, caller);
-	}
-	return caller;
+	let known = callers.get(request);
+	if (!known) callers.set(request, (known = {}));
+	return (known[scheme] ??= authenticate(scheme, request, services));
 }
 
 /**
