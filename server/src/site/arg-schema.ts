@@ -93,12 +93,32 @@ function booleanWords(schema: Schema): boolean {
 	return Array.isArray(any) && any.length === 2 && any.some((s) => s.type === 'boolean') && any.some((s) => s.type === 'string' && Array.isArray(s.enum));
 }
 
-/** The schema without zod's own keywords, recursively (items, properties). */
-function clean(schema: Schema): Schema {
+/** The types of an `anyOf` whose branches are plain types (`{type}`, maybe with a shared `format`), else undefined. */
+function typeList(any: Schema[]): { type: unknown[]; format?: unknown } | undefined {
+	const formats = new Set(any.map((s) => s.format).filter((f) => f !== undefined));
+	if (formats.size > 1) return undefined;
+	if (!any.every((s) => typeof s.type === 'string' && Object.keys(s).every((k) => k === 'type' || k === 'format'))) return undefined;
+	return { type: any.map((s) => s.type), ...(formats.size ? { format: [...formats][0] } : {}) };
+}
+
+/**
+ * The schema without zod's own keywords, recursively (items, properties), in WordPress's form: a
+ * `type` the schema names itself (meta) wins over zod's `anyOf`, and an `anyOf` of plain types is
+ * WordPress's type list (`["string", "null"]`).
+ */
+export function clean(schema: Schema): Schema {
 	const out: Schema = { ...schema };
 	if (booleanWords(out)) {
 		delete out.anyOf;
 		out.type = 'boolean';
+	}
+	if (Array.isArray(out.anyOf)) {
+		const list = typeList(out.anyOf as Schema[]);
+		if (out.type !== undefined) delete out.anyOf;
+		else if (list) {
+			delete out.anyOf;
+			Object.assign(out, list);
+		}
 	}
 	if (out.maximum === SAFE) delete out.maximum;
 	// zod's "nonnegative integer" (0 up to the safe limit), which WordPress writes as no bound; a real range (0..19) stays.

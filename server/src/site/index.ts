@@ -43,8 +43,10 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 		for (const [name, prop] of Object.entries(json.properties ?? {})) {
 			const { $schema, additionalProperties, ...rest } = prop;
 			// Required is what validation refuses to miss (a field of any value may still be left out).
+			// A route may say so itself (meta `required`), for a parameter its handler insists on.
 			const field = shape?.[name];
-			out[name] = wpArg(name, { ...rest, required: field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false) });
+			const required = typeof rest.required === 'boolean' ? rest.required : field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false);
+			out[name] = wpArg(name, { ...rest, required });
 		}
 	}
 	argsCache.set(r, out);
