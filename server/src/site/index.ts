@@ -41,6 +41,8 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 		const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 		const shape = shapeOf(schema);
 		for (const [name, prop] of Object.entries(json.properties ?? {})) {
+			// A path segment the route does not declare as an argument (meta `argument: false`), as WordPress's routes without `args` for it.
+			if (prop.argument === false) continue;
 			const { $schema, additionalProperties, ...rest } = prop;
 			// Required is what validation refuses to miss (a field of any value may still be left out).
 			// A route may say so itself (meta `required`), for a parameter its handler insists on.
@@ -181,7 +183,8 @@ export function indexRoutes(table: Route[]): Route[] {
 			auth: 'site',
 			summary: `Index of the ${ns} namespace`,
 			// As in WordPress, `namespace` may name another namespace: its index is answered.
-			query: z.object({ namespace: z.string().default(ns), context }),
+			// Declared with a default only, as in WordPress (the index shows no type); a repeated one is refused.
+			query: z.object({ namespace: z.unknown().default(ns).pipe(z.string()), context }),
 			handler: ({ query, services }) => {
 				if (!namespaces.includes(query.namespace)) throw notFound('The specified namespace could not be found.', 'rest_invalid_namespace');
 				return {

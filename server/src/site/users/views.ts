@@ -90,15 +90,18 @@ export function userView(services: Services, user: UserRow, context: Context): R
 	return inContext(full, USER_FIELDS, context);
 }
 
-const APP_PASSWORD_FIELDS: ContextTable = {
-	uuid: ALL,
-	app_id: ALL,
-	name: ALL,
-	created: VIEW_EDIT,
-	last_used: VIEW_EDIT,
-	last_ip: VIEW_EDIT,
-	password: EDIT,
-};
+/** An application password as WordPress answers it (its item schema, `application-password`). */
+export const appPasswordItem = z.object({
+	uuid: z.string().meta({ description: 'The unique identifier for the application password.', format: 'uuid', context: ALL, readonly: true }),
+	app_id: z.string().meta({ description: 'A UUID provided by the application to uniquely identify it.', format: 'uuid', context: ALL }),
+	name: z.string().min(1).regex(/.*\S.*/).meta({ description: 'The name of the application password.', required: true, context: ALL }),
+	password: z.string().optional().meta({ description: 'The generated password. Only available after adding an application.', context: EDIT, readonly: true }),
+	created: z.string().meta({ description: 'The GMT date the application password was created.', format: 'date-time', context: VIEW_EDIT, readonly: true }),
+	last_used: z.string().nullable().meta({ description: 'The GMT date the application password was last used.', format: 'date-time', context: VIEW_EDIT, readonly: true }),
+	last_ip: z.string().nullable().meta({ description: 'The IP address the application password was last used by.', format: 'ip', context: VIEW_EDIT, readonly: true }),
+});
+
+const APP_PASSWORD_FIELDS: ContextTable = contextTable(appPasswordItem);
 
 export const appPasswordUrl = (services: Services, userId: number, uuid: string) => `${userUrl(services, userId)}/application-passwords/${uuid}`;
 
