@@ -93,12 +93,19 @@ function booleanWords(schema: Schema): boolean {
 	return Array.isArray(any) && any.length === 2 && any.some((s) => s.type === 'boolean') && any.some((s) => s.type === 'string' && Array.isArray(s.enum));
 }
 
-/** The types of an `anyOf` whose branches are plain types (`{type}`, maybe with a shared `format`), else undefined. */
-function typeList(any: Schema[]): { type: unknown[]; format?: unknown } | undefined {
-	const formats = new Set(any.map((s) => s.format).filter((f) => f !== undefined));
-	if (formats.size > 1) return undefined;
-	if (!any.every((s) => typeof s.type === 'string' && Object.keys(s).every((k) => k === 'type' || k === 'format'))) return undefined;
-	return { type: any.map((s) => s.type), ...(formats.size ? { format: [...formats][0] } : {}) };
+/**
+ * The types of an `anyOf` whose branches are plain types (`{type}`, maybe with a `format` or an array's
+ * `items`, one of each at most), else undefined: WordPress's `{"type": ["string", "array"], "items": ...}`.
+ */
+function typeList(any: Schema[]): Schema | undefined {
+	if (!any.every((s) => typeof s.type === 'string' && Object.keys(s).every((k) => k === 'type' || k === 'format' || k === 'items'))) return undefined;
+	const out: Schema = { type: any.map((s) => s.type) };
+	for (const key of ['format', 'items']) {
+		const values = any.map((s) => s[key]).filter((v) => v !== undefined);
+		if (values.length > 1) return undefined;
+		if (values.length) out[key] = values[0];
+	}
+	return out;
 }
 
 /**
@@ -125,7 +132,10 @@ export function clean(schema: Schema): Schema {
 	if (out.minimum === -SAFE || (out.minimum === 0 && out.maximum === undefined)) delete out.minimum;
 	delete out.propertyNames;
 	delete out.maxLength;
+	// A nested object's list of required fields: WordPress marks each field itself (`required: true`).
+	if (Array.isArray(out.required)) delete out.required;
 	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = clean(out.items as Schema);
+	if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = clean(out.additionalProperties as Schema);
 	if (out.properties && typeof out.properties === 'object') {
 		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, clean(v)]));
 	}

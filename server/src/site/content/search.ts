@@ -154,13 +154,13 @@ export const searchRoutes: Route[] = [
 		summary: 'Search published posts, pages and items of public post types (type=post), terms (type=term) or post formats (type=post-format); paged',
 		query: phpQuery({
 			context: z.enum(['view', 'embed']).default('view'),
-			page: wpInt(1).default(1),
-			per_page: wpInt(1, 100).default(10),
+			page: wpInt(1).prefault(1),
+			per_page: wpInt(1, 100).prefault(10),
 			search: searchParam.optional(),
-			type: z.enum(['post', 'term', 'post-format']).default('post'),
-			subtype: list(z.string().max(200)).default([ANY]),
-			include: idList().default([]),
-			exclude: idList().default([]),
+			type: z.enum(['post', 'term', 'post-format']).default('post').meta({ description: 'Limit results to items of an object type.' }),
+			subtype: list(z.string().max(200)).prefault(ANY).meta({ description: 'Limit results to items of one or more object subtypes.' }),
+			include: idList().prefault([]),
+			exclude: idList().prefault([]),
 		}),
 		handler: ({ services, query, request, reply }) => {
 			// Each subtype must be a post type or taxonomy the search knows (or `any`), as WordPress's enum says.
