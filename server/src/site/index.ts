@@ -43,10 +43,11 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 		for (const [name, prop] of Object.entries(json.properties ?? {})) {
 			// A path segment the route does not declare as an argument (meta `argument: false`), as WordPress's routes without `args` for it.
 			if (prop.argument === false) continue;
-			const { $schema, additionalProperties, ...rest } = prop;
+			const field = shape?.[name];
+			// The field's own meta, whole: zod leaves some of it out where the field is a pipe (a `default` of null).
+			const { $schema, additionalProperties, ...rest } = { ...prop, ...(field ? z.globalRegistry.get(field) : {}) };
 			// Required is what validation refuses to miss (a field of any value may still be left out).
 			// A route may say so itself (meta `required`), for a parameter its handler insists on.
-			const field = shape?.[name];
 			const required = typeof rest.required === 'boolean' ? rest.required : field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false);
 			out[name] = wpArg(name, { ...rest, required });
 		}
