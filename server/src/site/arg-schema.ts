@@ -120,6 +120,7 @@ export function clean(schema: Schema): Schema {
 		out.type = 'boolean';
 	}
 	if (Array.isArray(out.anyOf)) {
+		out.anyOf = (out.anyOf as Schema[]).map(clean);
 		const list = typeList(out.anyOf as Schema[]);
 		if (out.type !== undefined) delete out.anyOf;
 		else if (list) {

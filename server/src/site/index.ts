@@ -31,6 +31,15 @@ function shapeOf(schema: ZodType): Record<string, ZodType> | undefined {
 	return (object as unknown as { shape?: Record<string, ZodType> }).shape;
 }
 
+/** A field's meta, or that of the schema its `.optional()` / `.default()` wraps. */
+function ownMeta(field: ZodType): Record<string, unknown> | undefined {
+	for (let at: ZodType | undefined = field; at; at = (at.def as { innerType?: ZodType }).innerType) {
+		const meta = z.globalRegistry.get(at);
+		if (meta) return meta;
+	}
+	return undefined;
+}
+
 /** A route's arguments as the index shows them: name -> {type, required, enum, default, ...}. */
 function args(r: Route): Record<string, Record<string, unknown>> {
 	const cached = argsCache.get(r);
@@ -45,7 +54,7 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 			if (prop.argument === false) continue;
 			const field = shape?.[name];
 			// The field's own meta, whole: zod leaves some of it out where the field is a pipe (a `default` of null).
-			const { $schema, additionalProperties, ...rest } = { ...prop, ...(field ? z.globalRegistry.get(field) : {}) };
+			const { $schema, additionalProperties, ...rest } = { ...prop, ...(field ? ownMeta(field) : {}) };
 			// Required is what validation refuses to miss (a field of any value may still be left out).
 			// A route may say so itself (meta `required`), for a parameter its handler insists on.
 			const required = typeof rest.required === 'boolean' ? rest.required : field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false);
@@ -54,6 +63,17 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 	}
 	argsCache.set(r, out);
 	return out;
+}
+
+/**
+ * An argument's keys that depend on the site (meta given as `(services) => value`: the site's post types,
+ * its search subtypes), computed for the answer; the rest is the route's, made once.
+ */
+function siteArgs(table: Record<string, Record<string, unknown>>, services: Services) {
+	if (!Object.values(table).some((arg) => Object.values(arg).some((v) => typeof v === 'function'))) return table;
+	return Object.fromEntries(
+		Object.entries(table).map(([name, arg]) => [name, Object.fromEntries(Object.entries(arg).map(([k, v]) => [k, typeof v === 'function' ? v(services) : v]))]),
+	);
 }
 
 interface Endpoint {
@@ -104,7 +124,7 @@ export function routesMap(routes: Route[], services: Services, { namespace, help
 			continue;
 		}
 		// As WordPress shows a route that `POST /batch/v1` may run (`allow_batch` is the route's, on each of its endpoints).
-		const endpoint: Endpoint = { methods: [r.method], ...(batchPaths.has(r.path) ? { allow_batch: { v1: true as const } } : {}), args: args(r) };
+		const endpoint: Endpoint = { methods: [r.method], ...(batchPaths.has(r.path) ? { allow_batch: { v1: true as const } } : {}), args: siteArgs(args(r), services) };
 		madeFrom.set(endpoint, r);
 		entry.endpoints.push(endpoint);
 	}

@@ -13,6 +13,7 @@ import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } 
 import { inList, pagingHeaders, Where } from '../content/query';
 import { sanitizeTitle } from '../content/render';
 import { can, grantsOf, SITE_ROLES } from '../roles';
+import { sitePostTypes } from '../registry';
 import { canEditUser, denied, hasPublishedPosts, invalidParam, signedIn, userById } from './access';
 import { userItem, userMetaFields, userUrl, usersUrl, userView } from './views';
 import { wpItemSchema } from '../item-schema';
@@ -30,7 +31,20 @@ const publishedPostsParam = z.preprocess((value) => {
 	if (value === true || value === 'true' || value === '1') return true;
 	if (value === false || value === 'false' || value === '0' || value === '') return false;
 	return typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value;
-}, z.union([z.boolean(), z.array(z.enum(['post', 'page']))])).meta({ type: ['boolean', 'array'], items: { type: 'string', enum: { post: 'post', page: 'page' } } });
+}, z.union([z.boolean(), z.array(z.string())])).meta({
+	type: ['boolean', 'array'],
+	// The site's post types (checked by `checkPublishedTypes`), keyed by name as WordPress's enum is.
+	items: (services: Services) => ({ type: 'string', enum: Object.fromEntries(postTypeNames(services).map((name) => [name, name])) }),
+});
+const postTypeNames = (services: Services) => sitePostTypes(services.store).map((t) => t.slug);
+
+/** Each type `has_published_posts` names must be a post type of the site, as WordPress's enum says. */
+function checkPublishedTypes(services: Services, value: boolean | string[] | undefined) {
+	if (!Array.isArray(value)) return;
+	const names = postTypeNames(services);
+	const at = value.findIndex((name) => !names.includes(name));
+	if (at >= 0) throw invalidParam('has_published_posts', `has_published_posts[${at}] is not one of ${names.join(', ')}.`);
+}
 
 const collectionQuery = phpQuery({
 	context: contextParam,
@@ -357,6 +371,7 @@ export function userRoutes(): Route[] {
 				return true;
 			},
 			handler: ({ services, siteUser: caller, query, request, reply }) => {
+				checkPublishedTypes(services, query.has_published_posts);
 				checkListAccess(caller, query);
 				const offset = query.offset !== undefined ? Math.abs(query.offset) : (query.page - 1) * query.per_page;
 				const { rows, total } = services.store.users.find(usersWhere(caller, query).sql(), usersOrder(query), query.per_page, offset);
