@@ -576,6 +576,11 @@ const options: Req[] = [
 	),
 	req('OPTIONS', 'admin', 'OPTIONS', `${W}/posts`),
 	req('OPTIONS', 'anonymous', 'OPTIONS', `${W}/no-such-route`),
+	// The other routes issue 25 describes: their arguments and item schemas.
+	...[`${W}/search`, `${W}/types`, `${W}/types/post`, `${W}/taxonomies/category`, `${W}/statuses`, `${W}/statuses/publish`, '/oembed/1.0/embed', '/oembed/1.0/proxy', `${W}`].map((path) =>
+		req('OPTIONS', 'anonymous', 'OPTIONS', path),
+	),
+	...[`${W}/users/me/application-passwords`, `${W}/users/me/application-passwords/introspect`, `${W}/users/{user:admin}`, `${W}/categories/{cat:news}`].map((path) => req('OPTIONS', 'admin', 'OPTIONS', path)),
 ];
 
 const fields: Req[] = [

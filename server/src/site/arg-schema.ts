@@ -93,19 +93,50 @@ function booleanWords(schema: Schema): boolean {
 	return Array.isArray(any) && any.length === 2 && any.some((s) => s.type === 'boolean') && any.some((s) => s.type === 'string' && Array.isArray(s.enum));
 }
 
-/** The schema without zod's own keywords, recursively (items, properties). */
-function clean(schema: Schema): Schema {
+/**
+ * The types of an `anyOf` whose branches are plain types (`{type}`, maybe with a `format` or an array's
+ * `items`, one of each at most), else undefined: WordPress's `{"type": ["string", "array"], "items": ...}`.
+ */
+function typeList(any: Schema[]): Schema | undefined {
+	if (!any.every((s) => typeof s.type === 'string' && Object.keys(s).every((k) => k === 'type' || k === 'format' || k === 'items'))) return undefined;
+	const out: Schema = { type: any.map((s) => s.type) };
+	for (const key of ['format', 'items']) {
+		const values = any.map((s) => s[key]).filter((v) => v !== undefined);
+		if (values.length > 1) return undefined;
+		if (values.length) out[key] = values[0];
+	}
+	return out;
+}
+
+/**
+ * The schema without zod's own keywords, recursively (items, properties), in WordPress's form: a
+ * `type` the schema names itself (meta) wins over zod's `anyOf`, and an `anyOf` of plain types is
+ * WordPress's type list (`["string", "null"]`).
+ */
+export function clean(schema: Schema): Schema {
 	const out: Schema = { ...schema };
 	if (booleanWords(out)) {
 		delete out.anyOf;
 		out.type = 'boolean';
+	}
+	if (Array.isArray(out.anyOf)) {
+		out.anyOf = (out.anyOf as Schema[]).map(clean);
+		const list = typeList(out.anyOf as Schema[]);
+		if (out.type !== undefined) delete out.anyOf;
+		else if (list) {
+			delete out.anyOf;
+			Object.assign(out, list);
+		}
 	}
 	if (out.maximum === SAFE) delete out.maximum;
 	// zod's "nonnegative integer" (0 up to the safe limit), which WordPress writes as no bound; a real range (0..19) stays.
 	if (out.minimum === -SAFE || (out.minimum === 0 && out.maximum === undefined)) delete out.minimum;
 	delete out.propertyNames;
 	delete out.maxLength;
+	// A nested object's list of required fields: WordPress marks each field itself (`required: true`).
+	if (Array.isArray(out.required)) delete out.required;
 	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = clean(out.items as Schema);
+	if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = clean(out.additionalProperties as Schema);
 	if (out.properties && typeof out.properties === 'object') {
 		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, clean(v)]));
 	}

@@ -15,9 +15,16 @@ export const MAX_BATCH_REQUESTS = 25;
 const batchRequest = z.object({
 	method: z.enum(['POST', 'PUT', 'PATCH', 'DELETE']).default('POST'),
 	/** A REST route, optionally with a query string: `/cms/v2/posts/7?force=true`. */
-	path: z.string().min(1),
-	body: z.record(z.string(), z.unknown()).optional(),
-	headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+	path: z
+		.string()
+		.refine((path) => path !== '', { error: 'must not be empty' })
+		.meta({ required: true }),
+	// Open objects, as WordPress declares them (`properties` none, any other allowed).
+	body: z.record(z.string(), z.unknown()).optional().meta({ properties: {}, additionalProperties: true }),
+	headers: z
+		.record(z.string(), z.union([z.string(), z.array(z.string())]))
+		.optional()
+		.meta({ properties: {} }),
 });
 type BatchRequest = z.output<typeof batchRequest>;
 

@@ -31,6 +31,15 @@ function shapeOf(schema: ZodType): Record<string, ZodType> | undefined {
 	return (object as unknown as { shape?: Record<string, ZodType> }).shape;
 }
 
+/** A field's meta, or that of the schema its `.optional()` / `.default()` wraps. */
+function ownMeta(field: ZodType): Record<string, unknown> | undefined {
+	for (let at: ZodType | undefined = field; at; at = (at.def as { innerType?: ZodType }).innerType) {
+		const meta = z.globalRegistry.get(at);
+		if (meta) return meta;
+	}
+	return undefined;
+}
+
 /** A route's arguments as the index shows them: name -> {type, required, enum, default, ...}. */
 function args(r: Route): Record<string, Record<string, unknown>> {
 	const cached = argsCache.get(r);
@@ -41,14 +50,30 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 		const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 		const shape = shapeOf(schema);
 		for (const [name, prop] of Object.entries(json.properties ?? {})) {
-			const { $schema, additionalProperties, ...rest } = prop;
-			// Required is what validation refuses to miss (a field of any value may still be left out).
+			// A path segment the route does not declare as an argument (meta `argument: false`), as WordPress's routes without `args` for it.
+			if (prop.argument === false) continue;
 			const field = shape?.[name];
-			out[name] = wpArg(name, { ...rest, required: field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false) });
+			// The field's own meta, whole: zod leaves some of it out where the field is a pipe (a `default` of null).
+			const { $schema, additionalProperties, ...rest } = { ...prop, ...(field ? ownMeta(field) : {}) };
+			// Required is what validation refuses to miss (a field of any value may still be left out).
+			// A route may say so itself (meta `required`), for a parameter its handler insists on.
+			const required = typeof rest.required === 'boolean' ? rest.required : field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false);
+			out[name] = wpArg(name, { ...rest, required });
 		}
 	}
 	argsCache.set(r, out);
 	return out;
+}
+
+/**
+ * An argument's keys that depend on the site (meta given as `(services) => value`: the site's post types,
+ * its search subtypes), computed for the answer; the rest is the route's, made once.
+ */
+function siteArgs(table: Record<string, Record<string, unknown>>, services: Services) {
+	if (!Object.values(table).some((arg) => Object.values(arg).some((v) => typeof v === 'function'))) return table;
+	return Object.fromEntries(
+		Object.entries(table).map(([name, arg]) => [name, Object.fromEntries(Object.entries(arg).map(([k, v]) => [k, typeof v === 'function' ? v(services) : v]))]),
+	);
 }
 
 interface Endpoint {
@@ -99,7 +124,7 @@ export function routesMap(routes: Route[], services: Services, { namespace, help
 			continue;
 		}
 		// As WordPress shows a route that `POST /batch/v1` may run (`allow_batch` is the route's, on each of its endpoints).
-		const endpoint: Endpoint = { methods: [r.method], ...(batchPaths.has(r.path) ? { allow_batch: { v1: true as const } } : {}), args: args(r) };
+		const endpoint: Endpoint = { methods: [r.method], ...(batchPaths.has(r.path) ? { allow_batch: { v1: true as const } } : {}), args: siteArgs(args(r), services) };
 		madeFrom.set(endpoint, r);
 		entry.endpoints.push(endpoint);
 	}
@@ -179,7 +204,8 @@ export function indexRoutes(table: Route[]): Route[] {
 			auth: 'site',
 			summary: `Index of the ${ns} namespace`,
 			// As in WordPress, `namespace` may name another namespace: its index is answered.
-			query: z.object({ namespace: z.string().default(ns), context }),
+			// Declared with a default only, as in WordPress (the index shows no type); a repeated one is refused.
+			query: z.object({ namespace: z.unknown().default(ns).pipe(z.string()), context }),
 			handler: ({ query, services }) => {
 				if (!namespaces.includes(query.namespace)) throw notFound('The specified namespace could not be found.', 'rest_invalid_namespace');
 				return {

@@ -140,10 +140,11 @@ export const oembedRoutes = [
 		path: '/oembed/1.0/embed',
 		auth: 'site',
 		summary: 'oEmbed data of a published post or page of this site, as JSON or XML',
+		// WordPress declares `format` and `maxwidth` with a default only: untyped, as the index shows them.
 		query: z.object({
 			url: z.url(),
-			format: z.enum(['json', 'xml']).default('json'),
-			maxwidth,
+			format: z.unknown().default('json').pipe(z.enum(['json', 'xml'])),
+			maxwidth: z.unknown().default(MAX_WIDTH).pipe(maxwidth),
 		}),
 		handler: ({ services, query, reply }) => {
 			const data = oembedData(services, itemForUrl(services, query.url), query.maxwidth);
@@ -168,12 +169,15 @@ export const oembedRoutes = [
 		query: z.object({
 			// WordPress's `format: uri` takes what `esc_url_raw` can make a URL of (`not a url` too): what resolves to
 			// nothing is its 404 `oembed_invalid_url`.
-			url: z.string().min(1),
+			url: z
+				.string()
+				.refine((url) => url !== '', { error: 'must not be empty' })
+				.meta({ format: 'uri' }),
 			// Accepted as in WordPress, where only the embed route answers XML: this one is always JSON.
-			format: z.enum(['json', 'xml']).default('json'),
-			maxwidth,
-			maxheight: z.coerce.number().int().min(0).optional(),
-			discover: qBool.default(true),
+			format: z.enum(['json', 'xml']).default('json').meta({ description: 'The oEmbed format to use.' }),
+			maxwidth: maxwidth.meta({ description: 'The maximum width of the embed frame in pixels.' }),
+			maxheight: z.coerce.number().int().min(0).optional().meta({ description: 'The maximum height of the embed frame in pixels.' }),
+			discover: qBool.prefault(true).meta({ description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.' }),
 		}),
 		handler: ({ services, siteUser, query }) => {
 			const message = 'Sorry, you are not allowed to make proxied oEmbed requests.';

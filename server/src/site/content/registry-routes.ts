@@ -11,7 +11,8 @@ import { denied } from './capabilities';
 import { contentNamespace } from './namespace';
 import { type Context, contextParam } from './params';
 import { PAGE_CAPS, POST_CAPS, type TypeCaps } from './types';
-import { ALL, type ContextTable, contentBase, EDIT, inContext, VIEW_EDIT } from './views';
+import { ALL, contentBase, EDIT, inContext, VIEW_EDIT } from './views';
+import { contextTable, wpItemSchema } from '../item-schema';
 
 /**
  * `/cms/v2/types`, `/cms/v2/taxonomies` and `/cms/v2/statuses` (WordPress's post types, taxonomies and
@@ -36,23 +37,29 @@ function checkContext(context: Context, allowed: boolean, user: UserRow | null, 
 
 // ---- Post types ----
 
-const TYPE_FIELDS: ContextTable = {
-	capabilities: EDIT,
-	description: VIEW_EDIT,
-	hierarchical: VIEW_EDIT,
-	has_archive: VIEW_EDIT,
-	visibility: EDIT,
-	viewable: EDIT,
-	labels: EDIT,
-	name: ALL,
-	icon: VIEW_EDIT,
-	slug: ALL,
-	supports: EDIT,
-	taxonomies: VIEW_EDIT,
-	rest_base: ALL,
-	rest_namespace: ALL,
-};
-
+/** A post type as WordPress's post types controller answers it (its item schema, `type`). */
+export const typeItem = z.object({
+	capabilities: z.record(z.string(), z.string()).meta({ description: 'All capabilities used by the post type.', context: EDIT, readonly: true }),
+	description: z.string().meta({ description: 'A human-readable description of the post type.', context: VIEW_EDIT, readonly: true }),
+	hierarchical: z.boolean().meta({ description: 'Whether or not the post type should have children.', context: VIEW_EDIT, readonly: true }),
+	viewable: z.boolean().meta({ description: 'Whether or not the post type can be viewed.', context: EDIT, readonly: true }),
+	labels: z.record(z.string(), z.string().nullable()).meta({ description: 'Human-readable labels for the post type for various contexts.', context: EDIT, readonly: true }),
+	name: z.string().meta({ description: 'The title for the post type.', context: ALL, readonly: true }),
+	slug: z.string().meta({ description: 'An alphanumeric identifier for the post type.', context: ALL, readonly: true }),
+	supports: z.record(z.string(), z.unknown()).meta({ description: 'All features, supported by the post type.', context: EDIT, readonly: true }),
+	has_archive: z.union([z.string(), z.boolean()]).meta({ description: 'The archive slug, or false: the post type has no archive.', context: VIEW_EDIT, readonly: true }),
+	taxonomies: z.array(z.string()).meta({ description: 'Taxonomies associated with post type.', context: VIEW_EDIT, readonly: true }),
+	rest_base: z.string().meta({ description: 'REST base route for the post type.', context: ALL, readonly: true }),
+	rest_namespace: z.string().meta({ description: "REST route's namespace for the post type.", context: ALL, readonly: true }),
+	visibility: z
+		.object({
+			show_ui: z.boolean().meta({ description: 'Whether to generate a default UI for managing this post type.' }),
+			show_in_nav_menus: z.boolean().meta({ description: 'Whether to make the post type available for selection in navigation menus.' }),
+		})
+		.meta({ description: 'The visibility settings for the post type.', context: EDIT, readonly: true }),
+	icon: z.string().nullable().meta({ description: 'The icon for the post type.', context: ALL, readonly: true }),
+});
+const TYPE_FIELDS = contextTable(typeItem);
 /** The labels WordPress's `get_post_type_labels` gives every type from the post's or the page's defaults. */
 function defaultLabels(noun: 'post' | 'page'): Record<string, string> {
 	const Noun = noun === 'post' ? 'Post' : 'Page';
@@ -160,20 +167,30 @@ const CANNOT_EDIT_TYPE = 'Sorry, you are not allowed to edit posts in this post 
 
 // ---- Taxonomies ----
 
-const TAXONOMY_FIELDS: ContextTable = {
-	capabilities: EDIT,
-	description: VIEW_EDIT,
-	hierarchical: VIEW_EDIT,
-	labels: EDIT,
-	name: ALL,
-	slug: ALL,
-	show_cloud: EDIT,
-	types: VIEW_EDIT,
-	rest_base: ALL,
-	rest_namespace: ALL,
-	visibility: EDIT,
-};
-
+/** A taxonomy as WordPress's taxonomies controller answers it (its item schema, `taxonomy`). */
+export const taxonomyItem = z.object({
+	capabilities: z.record(z.string(), z.string()).meta({ description: 'All capabilities used by the taxonomy.', context: EDIT, readonly: true }),
+	description: z.string().meta({ description: 'A human-readable description of the taxonomy.', context: VIEW_EDIT, readonly: true }),
+	hierarchical: z.boolean().meta({ description: 'Whether or not the taxonomy should have children.', context: VIEW_EDIT, readonly: true }),
+	labels: z.record(z.string(), z.string().nullable()).meta({ description: 'Human-readable labels for the taxonomy for various contexts.', context: EDIT, readonly: true }),
+	name: z.string().meta({ description: 'The title for the taxonomy.', context: ALL, readonly: true }),
+	slug: z.string().meta({ description: 'An alphanumeric identifier for the taxonomy.', context: ALL, readonly: true }),
+	show_cloud: z.boolean().meta({ description: 'Whether or not the term cloud should be displayed.', context: EDIT, readonly: true }),
+	types: z.array(z.string()).meta({ description: 'Types associated with the taxonomy.', context: VIEW_EDIT, readonly: true }),
+	rest_base: z.string().meta({ description: 'REST base route for the taxonomy.', context: ALL, readonly: true }),
+	rest_namespace: z.string().meta({ description: 'REST namespace route for the taxonomy.', context: ALL, readonly: true }),
+	visibility: z
+		.object({
+			public: z.boolean().meta({ description: 'Whether a taxonomy is intended for use publicly.' }),
+			publicly_queryable: z.boolean().meta({ description: 'Whether the taxonomy is publicly queryable.' }),
+			show_ui: z.boolean().meta({ description: 'Whether to generate a default UI for managing this taxonomy.' }),
+			show_admin_column: z.boolean().meta({ description: 'Whether to allow automatic creation of taxonomy columns on associated post-types table.' }),
+			show_in_nav_menus: z.boolean().meta({ description: 'Whether to make the taxonomy available for selection in navigation menus.' }),
+			show_in_quick_edit: z.boolean().meta({ description: 'Whether to show the taxonomy in the quick/bulk edit panel.' }),
+		})
+		.meta({ description: 'The visibility settings for the taxonomy.', context: EDIT, readonly: true }),
+});
+const TAXONOMY_FIELDS = contextTable(taxonomyItem);
 function taxonomyLabels(tax: SiteTaxonomy, own: Record<string, string> = {}) {
 	const one = tax.singular_name;
 	const many = tax.name;
@@ -294,17 +311,19 @@ export const STATUSES: Record<string, Status> = {
 /** Statuses WordPress registers as internal (no list shows them, and no one may read them). */
 const INTERNAL_STATUSES = ['auto-draft', 'inherit', 'request-pending', 'request-confirmed', 'request-failed', 'request-completed'];
 
-const STATUS_FIELDS: ContextTable = {
-	name: ALL,
-	private: EDIT,
-	protected: EDIT,
-	public: VIEW_EDIT,
-	queryable: VIEW_EDIT,
-	show_in_list: EDIT,
-	slug: ALL,
-	date_floating: VIEW_EDIT,
-};
-
+const flag = (description: string, context: readonly string[]) => z.boolean().meta({ description, context, readonly: true });
+/** A post status as WordPress's statuses controller answers it (its item schema, `status`). */
+export const statusItem = z.object({
+	name: z.string().meta({ description: 'The title for the status.', context: ALL, readonly: true }),
+	private: flag('Whether posts with this status should be private.', EDIT),
+	protected: flag('Whether posts with this status should be protected.', EDIT),
+	public: flag('Whether posts of this status should be shown in the front end of the site.', VIEW_EDIT),
+	queryable: flag('Whether posts with this status should be publicly-queryable.', VIEW_EDIT),
+	show_in_list: flag('Whether to include posts in the edit listing for their post type.', EDIT),
+	slug: z.string().meta({ description: 'An alphanumeric identifier for the status.', context: ALL, readonly: true }),
+	date_floating: flag('Whether posts of this status may have floating published dates.', VIEW_EDIT),
+});
+const STATUS_FIELDS = contextTable(statusItem);
 /** Whoever can edit items of some post type sees every status; others the public ones only. */
 const mayEditSome = (services: Services, user: UserRow | null) => sitePostTypes(services.store).some((type) => mayEdit(user, type));
 
@@ -333,6 +352,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: "The site's post types (the engine's included), keyed by slug; edit context: those the caller may edit",
 		query: contextQuery,
+		schema: () => wpItemSchema('type', typeItem),
 		allowed: ({ services, siteUser, request }) => requestContext(request) !== 'edit' || sitePostTypes(services.store).some((t) => mayEdit(siteUser, t)),
 		handler: ({ services, siteUser: user, query }) => {
 			const types = sitePostTypes(services.store);
@@ -346,9 +366,10 @@ export const registryRoutes: Route[] = [
 		path: '/cms/v2/types/{type}',
 		auth: 'site',
 		summary: 'One post type of the site by its slug',
-		params: z.object({ type: z.string() }),
+		params: z.object({ type: z.string().meta({ description: 'An alphanumeric identifier for the post type.', required: false }) }),
 		patterns: { type: '[\\w-]+' },
 		query: contextQuery,
+		schema: () => wpItemSchema('type', typeItem),
 		// WordPress's permission callback looks at the context only; the callback answers an unknown type.
 		allowed: ({ services, siteUser, params, request }) => {
 			const type = sitePostTypes(services.store).find((t) => t.slug === params.type);
@@ -367,6 +388,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: "The site's taxonomies (the engine's included), keyed by slug; `type` keeps those of one post type",
 		query: phpQuery({ context: contextParam, type: z.string().max(200).optional() }),
+		schema: () => wpItemSchema('taxonomy', taxonomyItem),
 		allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || mayAssign(siteUser),
 		handler: ({ services, siteUser: user, query }) => {
 			checkContext(query.context, mayAssign(user), user, 'rest_cannot_view', CANNOT_MANAGE_TERMS);
@@ -380,9 +402,10 @@ export const registryRoutes: Route[] = [
 		path: '/cms/v2/taxonomies/{taxonomy}',
 		auth: 'site',
 		summary: 'One taxonomy of the site by its slug',
-		params: z.object({ taxonomy: z.string() }),
+		params: z.object({ taxonomy: z.string().meta({ description: 'An alphanumeric identifier for the taxonomy.', required: false }) }),
 		patterns: { taxonomy: '[\\w-]+' },
 		query: contextQuery,
+		schema: () => wpItemSchema('taxonomy', taxonomyItem),
 		allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || mayAssign(siteUser),
 		handler: ({ services, siteUser: user, params, query }) => {
 			const tax = siteTaxonomies(services.store).find((t) => t.slug === params.taxonomy);
@@ -397,6 +420,7 @@ export const registryRoutes: Route[] = [
 		auth: 'site',
 		summary: 'The post statuses, keyed by slug: all six to whoever can edit posts, `publish` to others',
 		query: contextQuery,
+		schema: () => wpItemSchema('status', statusItem),
 		allowed: ({ services, siteUser, request }) => requestContext(request) !== 'edit' || mayEditSome(services, siteUser),
 		handler: ({ services, siteUser: user, query }) => {
 			const editor = mayEditSome(services, user);
@@ -410,9 +434,10 @@ export const registryRoutes: Route[] = [
 		path: '/cms/v2/statuses/{status}',
 		auth: 'site',
 		summary: 'One post status by its slug',
-		params: z.object({ status: z.string() }),
+		params: z.object({ status: z.string().meta({ description: 'An alphanumeric identifier for the status.', required: false }) }),
 		patterns: { status: '[\\w-]+' },
 		query: contextQuery,
+		schema: () => wpItemSchema('status', statusItem),
 		allowed: ({ services, siteUser, params }) => Object.hasOwn(STATUSES, params.status) && (STATUSES[params.status].public || mayEditSome(services, siteUser)),
 		handler: ({ services, siteUser: user, params, query }) => {
 			const status = Object.hasOwn(STATUSES, params.status) ? STATUSES[params.status] : undefined;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { phpQuery } from '../../http/query';
+import { wpItemSchema } from '../item-schema';
 import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
@@ -40,6 +41,29 @@ function subtypesOf(services: Services) {
 		post: sitePostTypes(services.store).filter((t) => t.public && t.slug !== 'attachment'),
 		term: siteTaxonomies(services.store).filter((t) => t.public),
 	};
+}
+
+const SEARCH_TYPES = ['post', 'term', 'post-format'] as const;
+
+/**
+ * A search result as WordPress's search controller answers it (its item schema, `search-result`), with the
+ * site's subtypes. As in WordPress, a term's result has its taxonomy as `type` and no `subtype`.
+ */
+const subtypeNames = (services: Services) => {
+	const { post, term } = subtypesOf(services);
+	return [...post, ...term].map((t) => t.slug);
+};
+
+export function searchResultItem(services: Services) {
+	const subtypes = subtypeNames(services);
+	const shown = { context: ['view', 'embed'], readonly: true };
+	return z.object({
+		id: z.union([z.int(), z.string()]).meta({ description: 'Unique identifier for the object.', ...shown }),
+		title: z.string().meta({ description: 'The title for the object.', ...shown }),
+		url: z.string().meta({ description: 'URL to the object.', format: 'uri', ...shown }),
+		type: z.enum(SEARCH_TYPES).meta({ description: 'Object type.', ...shown }),
+		subtype: z.enum(subtypes as [string, ...string[]]).meta({ description: 'Object subtype.', ...shown }),
+	});
 }
 
 /** The handler's subtypes a request names (`any` is all of them). */
@@ -152,20 +176,26 @@ export const searchRoutes: Route[] = [
 		path: '/cms/v2/search',
 		auth: 'site',
 		summary: 'Search published posts, pages and items of public post types (type=post), terms (type=term) or post formats (type=post-format); paged',
+		schema: (services) => wpItemSchema('search-result', searchResultItem(services)),
 		query: phpQuery({
 			context: z.enum(['view', 'embed']).default('view'),
-			page: wpInt(1).default(1),
-			per_page: wpInt(1, 100).default(10),
+			page: wpInt(1).prefault(1),
+			per_page: wpInt(1, 100).prefault(10),
 			search: searchParam.optional(),
-			type: z.enum(['post', 'term', 'post-format']).default('post'),
-			subtype: list(z.string().max(200)).default([ANY]),
-			include: idList().default([]),
-			exclude: idList().default([]),
+			type: z.enum(SEARCH_TYPES).default('post').meta({ description: 'Limit results to items of an object type.' }),
+			subtype: list(z.string().max(200))
+				.prefault(ANY)
+				.meta({
+					description: 'Limit results to items of one or more object subtypes.',
+					// The site's subtypes (checked by the handler), as WordPress's enum lists them.
+					items: (services: Services) => ({ enum: [...subtypeNames(services), ANY], type: 'string' }),
+				}),
+			include: idList().prefault([]),
+			exclude: idList().prefault([]),
 		}),
 		handler: ({ services, query, request, reply }) => {
 			// Each subtype must be a post type or taxonomy the search knows (or `any`), as WordPress's enum says.
-			const { post, term } = subtypesOf(services);
-			const known = [...post, ...term].map((t) => t.slug);
+			const known = subtypeNames(services);
 			const unknown = query.subtype.filter((s) => s !== ANY && !known.includes(s));
 			if (unknown.length) {
 				throw invalidSubtype(unknown[0], [...new Set([...known, ANY])]);

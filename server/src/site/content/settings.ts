@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { type Method, type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { UserRow } from '../../store/types';
@@ -8,6 +8,7 @@ import { denied } from './capabilities';
 import { wpBool, wpInt } from './params';
 import { FORMATS } from './types';
 import { invalidParam } from './write';
+import { wpItemSchema } from '../item-schema';
 
 /**
  * `/cms/v2/settings`, WordPress's settings controller: the registered settings WordPress 6.x shows in
@@ -19,33 +20,64 @@ import { invalidParam } from './write';
 const STORED: Record<string, SettingName> = { title: 'name' };
 const storedName = (field: string) => STORED[field] ?? (field as SettingName);
 
-const text = z.string().nullable().optional();
-const int = (min?: number, max?: number) => wpInt(min, max).nullable().optional();
-const status = z.enum(['open', 'closed']).nullable().optional();
+/**
+ * WordPress's settings registered for REST (`register_initial_settings`, and the site logo and icon
+ * blocks' own): each setting's answer as WordPress's registered schema types, describes and defaults it
+ * (`value`, with meta), and what a write takes (`input`, the server's checks). Both the settings' item
+ * schema and the update's arguments come from this one list, as WordPress's `get_registered_settings()`.
+ */
+const registered = <V extends ZodType, I extends ZodType>(value: V, input: I) => ({ value, input });
+const str = (description: string, extra: Record<string, unknown> = {}) => z.string().meta({ description, default: null, ...extra });
+const int = (description: string, dflt: number | null = null) => z.int().meta({ description, default: dflt });
+const status = (description: string) => z.enum(['open', 'closed']).meta({ description, default: null });
+const text = z.string();
+const REGISTERED = {
+	title: registered(str('Site title.'), text),
+	description: registered(str('Site tagline.'), text),
+	url: registered(str('Site URL.', { format: 'uri' }), text),
+	email: registered(str('This address is used for admin purposes, like new user notification.', { format: 'email' }), text),
+	timezone: registered(str('A city in the same timezone as you.'), text),
+	date_format: registered(str('A date format for all date strings.'), text),
+	time_format: registered(str('A time format for all time strings.'), text),
+	start_of_week: registered(int('A day number of the week that the week should start on.'), wpInt(0, 6)),
+	language: registered(str('WordPress locale code.', { default: 'en_US' }), text),
+	use_smilies: registered(z.boolean().meta({ description: 'Convert emoticons like :-) and :-P to graphics on display.', default: true }), wpBool),
+	default_category: registered(int('Default post category.'), wpInt(1)),
+	default_post_format: registered(str('Default post format.'), text),
+	posts_per_page: registered(int('Blog pages show at most.', 10), wpInt(1)),
+	show_on_front: registered(str('What to show on the front page'), z.enum(['posts', 'page'])),
+	page_on_front: registered(int('The ID of the page that should be displayed on the front page'), wpInt(0)),
+	page_for_posts: registered(int('The ID of the page that should display the latest posts'), wpInt(0)),
+	default_ping_status: registered(status('Allow link notifications from other blogs (pingbacks and trackbacks) on new articles.'), z.enum(['open', 'closed'])),
+	default_comment_status: registered(status('Allow people to submit comments on new posts.'), z.enum(['open', 'closed'])),
+	// A fresh WordPress has no `site_logo` option: it answers null until one is set.
+	site_logo: registered(z.int().nullable().meta({ type: 'integer', description: 'Site logo.', default: null }), wpInt(0)),
+	site_icon: registered(int('Site icon.'), wpInt(0)),
+};
+type SettingField = keyof typeof REGISTERED;
+const FIELDS = Object.keys(REGISTERED) as SettingField[];
+type Registered = typeof REGISTERED;
 
-/** The writable settings, as WordPress's schema types them; `null` resets one to its default. */
-const settingsBody = z.object({
-	title: text,
-	description: text,
-	url: text,
-	email: text,
-	timezone: text,
-	date_format: text,
-	time_format: text,
-	start_of_week: int(0, 6),
-	language: text,
-	use_smilies: wpBool.nullable().optional(),
-	default_category: int(1),
-	default_post_format: text,
-	posts_per_page: int(1),
-	show_on_front: z.enum(['posts', 'page']).nullable().optional(),
-	page_on_front: int(0),
-	page_for_posts: int(0),
-	default_ping_status: status,
-	default_comment_status: status,
-	site_logo: int(0),
-	site_icon: int(0),
-});
+/** The settings' answer: WordPress's `settings` item schema. */
+export const settingsItem = z.object(Object.fromEntries(FIELDS.map((name) => [name, REGISTERED[name].value])) as { [K in SettingField]: Registered[K]['value'] });
+
+/**
+ * An argument as WordPress shows the setting (its registered type, format and enum, no default: an
+ * update's): `null` resets a setting to its default, which WordPress's sanitize callback lets through
+ * untyped.
+ */
+function argOf<I extends ZodType>(value: ZodType, input: I) {
+	const { type, description, format, enum: values } = z.toJSONSchema(value, { io: 'output' }) as Record<string, unknown>;
+	const shown = Object.fromEntries(Object.entries({ type, description, format, enum: values }).filter(([, v]) => v !== undefined));
+	return input.nullable().optional().meta(shown);
+}
+
+/** The writable settings; `null` resets one to its default. */
+const settingsBody = z.object(
+	Object.fromEntries(FIELDS.map((name) => [name, argOf(REGISTERED[name].value, REGISTERED[name].input as ZodType)])) as unknown as {
+		[K in SettingField]: z.ZodOptional<z.ZodNullable<Registered[K]['input']>>;
+	},
+);
 type SettingsBody = z.infer<typeof settingsBody>;
 
 /** The settings as WordPress answers them, in its order. */
@@ -148,6 +180,7 @@ export const settingsRoutes: Route[] = [
 		auth: 'site',
 		summary: "Get the site's settings: title, tagline, time zone, formats, reading and discussion defaults (administrators)",
 		allowed: ({ siteUser }) => can(siteUser, 'manage_options'),
+		schema: () => wpItemSchema('settings', settingsItem),
 		handler: ({ services, siteUser }) => {
 			checkManage(siteUser);
 			return settingsView(services);

@@ -11,7 +11,8 @@ import { pagingHeaders, pathId, searchTerms, Where } from './query';
 import { filterDescription } from './kses';
 import { sanitizeTitle } from './render';
 import { CATEGORY, DEFAULT_CATEGORY, POST, type PostType, TAG, type Taxonomy } from './types';
-import { contentBase } from './views';
+import { ALL, contentBase, type ContextTable, inContext, VIEW_EDIT } from './views';
+import { contextTable, wpItemSchema } from '../item-schema';
 import { contentEnv, invalidParam } from './write';
 
 /**
@@ -23,18 +24,41 @@ import { contentEnv, invalidParam } from './write';
 
 const termUrl = (services: Services, tax: Taxonomy, id: number) => `${contentBase(services)}/${tax.base}/${id}`;
 
-/** Which contexts show each field, as WordPress's term schema says. */
-const FIELDS: Record<string, readonly Context[]> = {
-	id: ['view', 'embed', 'edit'],
-	count: ['view', 'edit'],
-	description: ['view', 'edit'],
-	link: ['view', 'embed', 'edit'],
-	name: ['view', 'embed', 'edit'],
-	slug: ['view', 'embed', 'edit'],
-	taxonomy: ['view', 'embed', 'edit'],
-	parent: ['view', 'edit'],
-	meta: ['view', 'edit'],
-};
+/** A term as WordPress's terms controller answers it (its item schema: `category`, `tag`, or the taxonomy's name). */
+const makeTermItem = (tax: Taxonomy) =>
+	z.object({
+		id: z.int().meta({ description: 'Unique identifier for the term.', context: ALL, readonly: true }),
+		count: z.int().meta({ description: 'Number of published posts for the term.', context: VIEW_EDIT, readonly: true }),
+		description: z.string().meta({ description: 'HTML description of the term.', context: VIEW_EDIT }),
+		link: z.string().meta({ description: 'URL of the term.', format: 'uri', context: ALL, readonly: true }),
+		name: z.string().meta({ description: 'HTML title for the term.', context: ALL, required: true }),
+		slug: z.string().meta({ description: 'An alphanumeric identifier for the term unique to its type.', context: ALL }),
+		taxonomy: z.enum([tax.name]).meta({ description: 'Type attribution for the term.', context: ALL, readonly: true }),
+		...(tax.hierarchical ? { parent: z.int().meta({ description: 'The parent term ID.', context: VIEW_EDIT }) } : {}),
+		// No term meta is registered: PHP's empty map, `[]`.
+		meta: z.custom<[]>((value) => Array.isArray(value) && value.length === 0).meta({ description: 'Meta fields.', type: 'object', context: VIEW_EDIT, properties: {} }),
+	});
+const termItems = new Map<string, ReturnType<typeof makeTermItem>>();
+export function termItem(tax: Taxonomy) {
+	let item = termItems.get(tax.name);
+	if (!item) termItems.set(tax.name, (item = makeTermItem(tax)));
+	return item;
+}
+const termSchema = (tax: Taxonomy) => () => wpItemSchema(schemaTitle(tax), termItem(tax));
+const termContexts = new Map<string, ContextTable>();
+
+const forceParam = wpBool.prefault(false).meta({ description: 'Required to be true, as terms do not support trashing.' });
+const schemaTitle = (tax: Taxonomy) => (tax.name === TAG.name ? 'tag' : tax.name);
+
+/** What a create or update takes (WordPress's arguments from the item schema). */
+const termFields = (tax: Taxonomy) => ({
+	name: z.string().max(200).meta({ description: 'HTML title for the term.' }),
+	description: z.string().optional().meta({ description: 'HTML description of the term.' }),
+	slug: z.string().max(200).optional().meta({ description: 'An alphanumeric identifier for the term unique to its type.' }),
+	...(tax.hierarchical ? { parent: wpInt(0).optional().meta({ description: 'The parent term ID.' }) } : {}),
+	// No term meta is registered: accepted and ignored, as WordPress ignores unregistered meta.
+	meta: z.record(z.string(), z.unknown()).optional().meta({ properties: {} }),
+});
 
 /** A term's page with plain permalinks: `?cat=3`, `?tag=news`, and an engine taxonomy's query var `?genre=drama`. */
 export function termQuery(tax: Taxonomy, row: TermRow): string {
@@ -56,7 +80,8 @@ function termView(services: Services, tax: Taxonomy, row: TermRow, count: number
 		...(tax.hierarchical ? { parent: row.parent } : {}),
 		meta: [],
 	};
-	const out = Object.fromEntries(Object.entries(full).filter(([key]) => FIELDS[key].includes(context)));
+	if (!termContexts.has(tax.name)) termContexts.set(tax.name, contextTable(termItem(tax)));
+	const out = inContext(full, termContexts.get(tax.name)!, context);
 	const links: Record<string, object[]> = {
 		self: [{ href: termUrl(services, tax, row.id) }],
 		collection: [{ href: `${rest}/${tax.base}` }],
@@ -134,6 +159,8 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 	// The item routes' permission callbacks, for `Allow`: the term must exist (a throw is a no).
 	const onTerm = (may: (user: UserRow | null, row: TermRow, ctx: AllowContext) => boolean) => (ctx: AllowContext) =>
 		may(ctx.siteUser, findTerm(ctx.services, tax, pathId(ctx.request, ctx.params.id)), ctx);
+	// One body for POST, PUT and PATCH: WordPress's one EDITABLE endpoint.
+	const updateBody = z.object({ ...termFields(tax), name: termFields(tax).name.optional() });
 	const update = (method: Method) =>
 		route({
 			method,
@@ -143,13 +170,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			allowed: onTerm((user) => canManageTerms(user)),
 			summary: `Update a ${tax.noun}: name, description, slug${tax.hierarchical ? ', parent' : ''}`,
 			params: z.object({ id: z.string() }),
-			body: z.object({
-				name: z.string().max(200).optional(),
-				description: z.string().optional(),
-				slug: z.string().max(200).optional(),
-				...(tax.hierarchical ? { parent: wpInt(0).optional() } : {}),
-				meta: z.record(z.string(), z.unknown()).optional(),
-			}),
+			body: updateBody,
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const id = pathId(request, params.id);
 				const raw = request.body as { parent?: unknown } | undefined;
@@ -195,6 +216,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			batch: true,
 			summary: `List ${tax.base}, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
 			allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || canManageTerms(siteUser),
+			schema: termSchema(tax),
 			query: phpQuery({
 				context: contextParam,
 				page: wpInt(1).prefault(1),
@@ -202,17 +224,18 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 				search: searchParam.optional(),
 				exclude: idList().prefault([]),
 				include: idList().prefault([]),
-				offset: wpInt().optional(),
+				// As WordPress: a hierarchical taxonomy's collection has no offset.
+				...(tax.hierarchical ? {} : { offset: wpInt().optional() }),
 				order: z.enum(['asc', 'desc']).default('asc'),
 				orderby: z.enum(TERM_ORDERBY).default('name'),
 				hide_empty: wpBool.prefault(false),
 				...(tax.hierarchical ? { parent: wpInt(0).optional() } : {}),
-				post: wpInt(0).optional(),
+				post: wpInt(0).optional().meta({ description: 'Limit result set to terms assigned to a specific post.', default: null }),
 				slug: list(z.string()).optional(),
 			}),
 			handler: ({ services, siteUser: user, query, request, reply }) => {
 				contentEnv(services, user, objectDef);
-				const q = query as typeof query & { parent?: number };
+				const q = query as typeof query & { parent?: number; offset?: number };
 				if (q.post) {
 					const post = services.store.content.get(q.post);
 					if (!post || post.type !== objectDef.type) throw badRequest('Invalid post ID.', 'rest_post_invalid_id');
@@ -261,6 +284,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			allowed: onTerm((user, _row, ctx) => requestContext(ctx.request) !== 'edit' || canManageTerms(user)),
 			params: z.object({ id: z.string() }),
 			query: phpQuery({ context: contextParam }),
+			schema: termSchema(tax),
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const row = findTerm(services, tax, pathId(request, params.id));
 				if (query.context === 'edit' && !canManageTerms(user)) {
@@ -277,13 +301,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			batch: true,
 			summary: `Create a ${tax.noun} (201, Location)`,
 			allowed: ({ siteUser }) => mayCreate(siteUser),
-			body: z.object({
-				name: z.string().max(200),
-				description: z.string().optional(),
-				slug: z.string().max(200).optional(),
-				...(tax.hierarchical ? { parent: wpInt(0).optional() } : {}),
-				meta: z.record(z.string(), z.unknown()).optional(),
-			}),
+			body: z.object(termFields(tax)),
 			handler: ({ services, siteUser: user, body, request, reply }) => {
 				if (!mayCreate(user)) {
 					throw denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
@@ -328,9 +346,9 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			summary: `Delete a ${tax.noun} (force=true is required: terms have no trash)${tax.name === CATEGORY.name ? "; its posts left without a category get the default one, which cannot be deleted" : ''}`,
 			allowed: onTerm((user, row) => canManageTerms(user) && !(tax.name === CATEGORY.name && row.id === DEFAULT_CATEGORY)),
 			params: z.object({ id: z.string() }),
-			query: phpQuery({ force: wpBool.prefault(false) }),
+			query: phpQuery({ force: forceParam }),
 			// WordPress reads parameters from the body too.
-			body: z.object({ force: wpBool.optional() }),
+			body: z.object({ force: forceParam }),
 			handler: ({ services, siteUser: user, params, query, body, request }) => {
 				const id = pathId(request, params.id);
 				return services.store.tx(() => {

@@ -44,7 +44,7 @@ export const permalink = (services: Services, def: PostType, id: number) => `${s
 /** An item's `Link` header: its page on the site. */
 export const alternateLink = (services: Services, def: PostType, id: number) => `<${permalink(services, def, id)}>; rel="alternate"; type=text/html`;
 
-type Contexts = readonly Context[];
+export type Contexts = readonly Context[];
 export const ALL: Contexts = ['view', 'embed', 'edit'];
 export const VIEW_EDIT: Contexts = ['view', 'edit'];
 export const EDIT: Contexts = ['edit'];

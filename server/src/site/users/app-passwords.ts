@@ -8,7 +8,8 @@ import type { Services } from '../../services';
 import type { AppPasswordRow, UserRow } from '../../store/types';
 import { contextParam } from '../content/params';
 import { canEditUser, denied, signedIn, userById } from './access';
-import { appPasswordUrl, appPasswordView } from './views';
+import { appPasswordItem, appPasswordUrl, appPasswordView } from './views';
+import { wpItemSchema } from '../item-schema';
 
 /**
  * WordPress's application passwords controller (`/cms/v2/users/{user_id}/application-passwords`,
@@ -18,21 +19,27 @@ import { appPasswordUrl, appPasswordView } from './views';
  */
 
 const USER_ID = '(?:[\\d]+|me)';
-const userParams = z.object({ user_id: z.string() });
-const itemParams = z.object({ user_id: z.string(), uuid: z.string() });
+// The path's segments, which WordPress does not declare as arguments of these routes.
+const segment = z.string().meta({ argument: false });
+const userParams = z.object({ user_id: segment });
+const itemParams = z.object({ user_id: segment, uuid: segment });
 const contextQuery = phpQuery({ context: contextParam });
 
 /** A name with something else than white space (WordPress's `.*\S.*`). */
-const name = z.string().min(1).regex(/\S/, { error: 'must not be empty or blank' });
+const name = z
+	.string()
+	.min(1)
+	.regex(/.*\S.*/, { error: 'must not be empty or blank' })
+	.meta({ description: 'The name of the application password.' });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const createBody = z.object({
-	name,
-	app_id: z
-		.string()
-		.refine((id) => id === '' || UUID.test(id), { error: 'must be a UUID (or empty)' })
-		.optional(),
-});
-const updateBody = z.object({ name: name.optional() });
+const appId = z
+	.string()
+	.refine((id) => id === '' || UUID.test(id), { error: 'must be a UUID (or empty)' })
+	.meta({ format: 'uuid', description: 'A UUID provided by the application to uniquely identify it.' })
+	.optional();
+const createBody = z.object({ app_id: appId, name });
+// As in WordPress, an update takes `app_id` too and keeps the one given at creation.
+const updateBody = z.object({ app_id: appId, name: name.optional() });
 
 /** The user the path names (`me`: the caller), after the capability check of the action. */
 function userOf(services: Services, caller: UserRow | null, userId: string, refusal: [string, string]): UserRow {
@@ -75,6 +82,8 @@ function introspected(services: Services, caller: UserRow | null, userId: string
 /** The permission callbacks, for `Allow`: the user's passwords are the caller's to use (a throw is a no); WordPress's look at the user only. */
 const mayUse = ({ services, siteUser, params }: AllowContext) => userOf(services, siteUser, params.user_id, READ) !== undefined;
 
+const appPasswordSchema = () => wpItemSchema('application-password', appPasswordItem);
+
 export function appPasswordRoutes(): Route[] {
 	const base = '/cms/v2/users/{user_id}/application-passwords';
 	const update = (method: Method) =>
@@ -109,6 +118,7 @@ export function appPasswordRoutes(): Route[] {
 			patterns: { user_id: USER_ID },
 			allowed: mayUse,
 			query: contextQuery,
+			schema: appPasswordSchema,
 			handler: ({ services, siteUser: caller, params, query }) => {
 				const user = userOf(services, caller, params.user_id, [
 					'rest_cannot_list_application_passwords',
@@ -165,6 +175,7 @@ export function appPasswordRoutes(): Route[] {
 			patterns: { user_id: USER_ID },
 			allowed: ({ services, siteUser, params, request }) => introspected(services, siteUser, params.user_id, request) !== undefined,
 			query: contextQuery,
+			schema: appPasswordSchema,
 			handler: ({ services, siteUser: caller, params, query, request }) =>
 				appPasswordView(services, introspected(services, caller, params.user_id, request), query.context),
 		}),
@@ -177,6 +188,7 @@ export function appPasswordRoutes(): Route[] {
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
 			allowed: mayUse,
 			query: contextQuery,
+			schema: appPasswordSchema,
 			handler: ({ services, siteUser: caller, params, query }) => {
 				const user = userOf(services, caller, params.user_id, READ);
 				return appPasswordView(services, passwordOf(services, user, params.uuid), query.context);

@@ -14,8 +14,10 @@ import { inList, pagingHeaders, Where } from '../content/query';
 import { filterDescription } from '../content/kses';
 import { sanitizeTitle } from '../content/render';
 import { can, grantsOf, SITE_ROLES } from '../roles';
+import { sitePostTypes } from '../registry';
 import { canEditUser, denied, hasPublishedPosts, invalidParam, signedIn, userById } from './access';
-import { userUrl, usersUrl, userView } from './views';
+import { userItem, userMetaFields, userUrl, usersUrl, userView } from './views';
+import { wpItemSchema } from '../item-schema';
 
 /**
  * WordPress's users controller (`/cms/v2/users`, `/users/{id}`, `/users/me`). The site's users are the
@@ -30,7 +32,20 @@ const publishedPostsParam = z.preprocess((value) => {
 	if (value === true || value === 'true' || value === '1') return true;
 	if (value === false || value === 'false' || value === '0' || value === '') return false;
 	return typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value;
-}, z.union([z.boolean(), z.array(z.enum(['post', 'page']))]));
+}, z.union([z.boolean(), z.array(z.string())])).meta({
+	type: ['boolean', 'array'],
+	// The site's post types (checked by `checkPublishedTypes`), keyed by name as WordPress's enum is.
+	items: (services: Services) => ({ type: 'string', enum: Object.fromEntries(postTypeNames(services).map((name) => [name, name])) }),
+});
+const postTypeNames = (services: Services) => sitePostTypes(services.store).map((t) => t.slug);
+
+/** Each type `has_published_posts` names must be a post type of the site, as WordPress's enum says. */
+function checkPublishedTypes(services: Services, value: boolean | string[] | undefined) {
+	if (!Array.isArray(value)) return;
+	const names = postTypeNames(services);
+	const at = value.findIndex((name) => !names.includes(name));
+	if (at >= 0) throw invalidParam('has_published_posts', `has_published_posts[${at}] is not one of ${names.join(', ')}.`);
+}
 
 const collectionQuery = phpQuery({
 	context: contextParam,
@@ -44,7 +59,7 @@ const collectionQuery = phpQuery({
 	orderby: z.enum(ORDERBY).default('name'),
 	slug: list(z.string()).optional(),
 	roles: list(z.string()).optional(),
-	capabilities: list(z.string()).optional(),
+	capabilities: list(z.string()).optional().meta({ description: 'Limit result set to users matching at least one specific capability provided. Accepts csv list or single capability.' }),
 	who: z.enum(['authors']).optional(),
 	has_published_posts: publishedPostsParam.optional(),
 });
@@ -88,8 +103,9 @@ const fields = {
 	slug: z.string(),
 	roles: list(z.string()),
 	password: z.string(),
-	// No user meta is registered: accepted and ignored, as WordPress ignores unregistered meta.
-	meta: z.record(z.string(), z.unknown()),
+	// The one registered user meta field (the block editor's preferences) is accepted and not kept; other
+	// meta is ignored, as WordPress ignores unregistered meta.
+	meta: userMetaFields,
 };
 const updateBody = z.object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> });
 const createBody = updateBody.extend({ username: fields.username, email: fields.email, password: fields.password });
@@ -107,8 +123,11 @@ function reassignOf(value: unknown): number | null {
 	if (value === false || value === '' || value === 'false' || value === null) return null;
 	throw invalidParam('reassign', 'reassign must be a user ID or false (Invalid user parameter(s).)');
 }
-const deleteQuery = phpQuery({ force: wpBool.prefault(false), reassign: z.unknown().optional() });
-const deleteBody = z.object({ force: wpBool.optional(), reassign: z.unknown().optional() });
+// `reassign` is required (checked by `reassignOf`, which also takes `false`), an integer as WordPress declares it.
+const reassignParam = z.unknown().optional().meta({ type: 'integer', required: true });
+const forceParam = wpBool.prefault(false).meta({ description: 'Required to be true, as users do not support trashing.' });
+const deleteQuery = phpQuery({ force: forceParam, reassign: reassignParam });
+const deleteBody = z.object({ force: forceParam, reassign: reassignParam });
 
 // ---- checks ----
 
@@ -294,6 +313,8 @@ function readUser(services: Services, caller: UserRow | null, target: UserRow, c
 	return userView(services, target, context);
 }
 
+const userSchema = () => wpItemSchema('user', userItem);
+
 export function userRoutes(): Route[] {
 	const base = '/cms/v2/users';
 	const update = (method: Method, me: boolean) =>
@@ -332,7 +353,7 @@ export function userRoutes(): Route[] {
 			handler: ({ services, siteUser: caller, params, query, body }) =>
 				services.store.tx(() => {
 					const target = me ? meTarget(services, caller) : userById(services, Number((params as { id: string }).id));
-					return deleteUser(services, caller, target, query.force || body.force === true, query.reassign ?? body.reassign);
+					return deleteUser(services, caller, target, query.force || body.force, query.reassign ?? body.reassign);
 				}),
 		});
 
@@ -343,6 +364,7 @@ export function userRoutes(): Route[] {
 			auth: 'site',
 			summary: 'List users, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link); the public sees authors of published posts only',
 			query: collectionQuery,
+			schema: userSchema,
 			// WordPress's `get_items_permissions_check` on the request's own parameters (a throw is a no).
 			allowed: ({ siteUser, request }) => {
 				const query = collectionQuery.safeParse(request.query);
@@ -350,6 +372,7 @@ export function userRoutes(): Route[] {
 				return true;
 			},
 			handler: ({ services, siteUser: caller, query, request, reply }) => {
+				checkPublishedTypes(services, query.has_published_posts);
 				checkListAccess(caller, query);
 				const offset = query.offset !== undefined ? Math.abs(query.offset) : (query.page - 1) * query.per_page;
 				const { rows, total } = services.store.users.find(usersWhere(caller, query).sql(), usersOrder(query), query.per_page, offset);
@@ -379,6 +402,7 @@ export function userRoutes(): Route[] {
 			// WordPress's route has no permission callback: the answer itself says who may not.
 			allowed: () => true,
 			query: contextQuery,
+			schema: userSchema,
 			handler: ({ services, siteUser: caller, query }) => userView(services, signedIn(caller), query.context),
 		}),
 		update('POST', true),
@@ -393,6 +417,7 @@ export function userRoutes(): Route[] {
 			params: idParams,
 			patterns: ID,
 			query: contextQuery,
+			schema: userSchema,
 			allowed: ({ services, siteUser, params, request }) => readUser(services, siteUser, userById(services, Number(params.id)), requestContext(request) === 'edit' ? 'edit' : 'view') !== undefined,
 			handler: ({ services, siteUser: caller, params, query }) => readUser(services, caller, userById(services, Number(params.id)), query.context),
 		}),

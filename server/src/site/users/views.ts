@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import { z } from 'zod';
+import { contextTable } from '../item-schema';
 import type { Services } from '../../services';
 import type { AppPasswordRow, UserRow } from '../../store/types';
 import { formatGmt } from '../content/dates';
@@ -7,27 +9,42 @@ import { contentBase } from '../content/views';
 import { ALL, type ContextTable, EDIT, inContext, VIEW_EDIT } from '../content/views';
 import { grantsOf } from '../roles';
 
-/** Which contexts show each user field, as WordPress's user schema says (`password` never shows). */
-const USER_FIELDS: ContextTable = {
-	id: ALL,
-	username: EDIT,
-	name: ALL,
-	first_name: EDIT,
-	last_name: EDIT,
-	email: EDIT,
-	url: ALL,
-	description: ALL,
-	link: ALL,
-	locale: EDIT,
-	nickname: EDIT,
-	slug: ALL,
-	roles: EDIT,
-	registered_date: EDIT,
-	capabilities: EDIT,
-	extra_capabilities: EDIT,
-	avatar_urls: ALL,
-	meta: VIEW_EDIT,
-};
+const avatar = (size: number) => z.string().meta({ description: `Avatar URL with image size of ${size} pixels.`, format: 'uri', context: ALL });
+
+/** The block editor's preferences, the one user meta field WordPress 6.1 registers (edit context only). */
+export const userMetaFields = z.object({
+	persisted_preferences: z
+		.object({ _modified: z.string().meta({ description: 'The date and time the preferences were updated.', format: 'date-time', readonly: false }).optional() })
+		.meta({ description: '', default: [], context: EDIT, additionalProperties: true })
+		.optional(),
+});
+
+/** A user as WordPress's users controller answers it (its item schema, `user`); `password` never shows. */
+export const userItem = z.object({
+	id: z.int().meta({ description: 'Unique identifier for the user.', context: ALL, readonly: true }),
+	username: z.string().meta({ description: 'Login name for the user.', context: EDIT, required: true }),
+	name: z.string().meta({ description: 'Display name for the user.', context: ALL }),
+	first_name: z.string().meta({ description: 'First name for the user.', context: EDIT }),
+	last_name: z.string().meta({ description: 'Last name for the user.', context: EDIT }),
+	email: z.string().meta({ description: 'The email address for the user.', format: 'email', context: EDIT, required: true }),
+	url: z.string().meta({ description: 'URL of the user.', format: 'uri', context: ALL }),
+	description: z.string().meta({ description: 'Description of the user.', context: ALL }),
+	link: z.string().meta({ description: 'Author URL of the user.', format: 'uri', context: ALL, readonly: true }),
+	locale: z.enum(['', 'en_US']).meta({ description: 'Locale for the user.', context: EDIT }),
+	nickname: z.string().meta({ description: 'The nickname for the user.', context: EDIT }),
+	slug: z.string().meta({ description: 'An alphanumeric identifier for the user.', context: ALL }),
+	registered_date: z.string().meta({ description: 'Registration date for the user.', format: 'date-time', context: EDIT, readonly: true }),
+	roles: z.array(z.string()).meta({ description: 'Roles assigned to the user.', context: EDIT }),
+	password: z.string().optional().meta({ description: 'Password for the user (never included).', context: [], required: true }),
+	capabilities: z.record(z.string(), z.boolean()).meta({ description: 'All capabilities assigned to the user.', context: EDIT, readonly: true }),
+	extra_capabilities: z.record(z.string(), z.boolean()).meta({ description: 'Any extra capabilities assigned to the user.', context: EDIT, readonly: true }),
+	avatar_urls: z.object({ 24: avatar(24), 48: avatar(48), 96: avatar(96) }).meta({ description: 'Avatar URLs for the user.', context: ALL, readonly: true }),
+	// PHP's empty map is `[]`: a user without preferences answers an empty list.
+	meta: z.union([userMetaFields, z.tuple([])]).meta({ description: 'Meta fields.', type: 'object', context: VIEW_EDIT, properties: z.toJSONSchema(userMetaFields).properties }),
+});
+
+/** Which contexts show each user field: the item schema's. */
+const USER_FIELDS: ContextTable = contextTable(userItem);
 
 export const usersUrl = (services: Services) => `${contentBase(services)}/users`;
 export const userUrl = (services: Services, id: number) => `${usersUrl(services)}/${id}`;
@@ -73,15 +90,18 @@ export function userView(services: Services, user: UserRow, context: Context): R
 	return inContext(full, USER_FIELDS, context);
 }
 
-const APP_PASSWORD_FIELDS: ContextTable = {
-	uuid: ALL,
-	app_id: ALL,
-	name: ALL,
-	created: VIEW_EDIT,
-	last_used: VIEW_EDIT,
-	last_ip: VIEW_EDIT,
-	password: EDIT,
-};
+/** An application password as WordPress answers it (its item schema, `application-password`). */
+export const appPasswordItem = z.object({
+	uuid: z.string().meta({ description: 'The unique identifier for the application password.', format: 'uuid', context: ALL, readonly: true }),
+	app_id: z.string().meta({ description: 'A UUID provided by the application to uniquely identify it.', format: 'uuid', context: ALL }),
+	name: z.string().min(1).regex(/.*\S.*/).meta({ description: 'The name of the application password.', required: true, context: ALL }),
+	password: z.string().optional().meta({ description: 'The generated password. Only available after adding an application.', context: EDIT, readonly: true }),
+	created: z.string().meta({ description: 'The GMT date the application password was created.', format: 'date-time', context: VIEW_EDIT, readonly: true }),
+	last_used: z.string().nullable().meta({ description: 'The GMT date the application password was last used.', format: 'date-time', context: VIEW_EDIT, readonly: true }),
+	last_ip: z.string().nullable().meta({ description: 'The IP address the application password was last used by.', format: 'ip', context: VIEW_EDIT, readonly: true }),
+});
+
+const APP_PASSWORD_FIELDS: ContextTable = contextTable(appPasswordItem);
 
 export const appPasswordUrl = (services: Services, userId: number, uuid: string) => `${userUrl(services, userId)}/application-passwords/${uuid}`;
 

@@ -1,0 +1,58 @@
+import { z, type ZodObject } from 'zod';
+import { clean } from './arg-schema';
+import type { Contexts, ContextTable } from './content/views';
+
+/**
+ * A resource's item schema in WordPress's form (`get_public_item_schema`: draft-04, the resource's
+ * `title`, its fields under `properties`), made from the zod schema of what the resource answers. Each
+ * field's WordPress keywords (`description`, `context`, `readonly`, `required`, `format`...) are the
+ * field's zod meta; zod's own keywords (a nested object's `required` list and closed
+ * `additionalProperties`, the safe-integer bounds) are left out, as WordPress never writes them.
+ */
+export type ItemSchema = {
+	$schema: string;
+	title: string;
+	type: 'object';
+	properties: Record<string, Record<string, unknown>>;
+};
+
+type Schema = Record<string, unknown>;
+
+/** zod's object keywords out, recursively: WordPress lists fields, it does not close objects. */
+function wpForm(schema: Schema): Schema {
+	const out = clean(schema);
+	if (Array.isArray(out.required)) delete out.required;
+	// Open maps (zod's records) are WordPress's plain objects; an explicit `true` (meta) stays.
+	if (out.additionalProperties !== true) delete out.additionalProperties;
+	if (out.properties && typeof out.properties === 'object') {
+		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, wpForm(v)]));
+	}
+	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = wpForm(out.items as Schema);
+	return out;
+}
+
+const cache = new WeakMap<ZodObject, ItemSchema>();
+
+export function wpItemSchema(title: string, object: ZodObject): ItemSchema {
+	const cached = cache.get(object);
+	if (cached?.title === title) return cached;
+	const json = z.toJSONSchema(object, { io: 'output', unrepresentable: 'any' }) as { properties?: Record<string, Schema> };
+	const schema: ItemSchema = {
+		$schema: 'http://json-schema.org/draft-04/schema#',
+		title,
+		type: 'object',
+		properties: Object.fromEntries(Object.entries(json.properties ?? {}).map(([name, prop]) => [name, wpForm(prop)])),
+	};
+	cache.set(object, schema);
+	return schema;
+}
+
+/** Which contexts show each field, from the fields' `context` meta (what `inContext` filters by). */
+export function contextTable(object: ZodObject): ContextTable {
+	const table: ContextTable = {};
+	for (const [name, field] of Object.entries(object.shape)) {
+		const context = (z.globalRegistry.get(field) as { context?: Contexts } | undefined)?.context;
+		if (context?.length) table[name] = context;
+	}
+	return table;
+}
