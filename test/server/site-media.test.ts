@@ -556,7 +556,7 @@ describe('index', () => {
 		expect(list).toHaveProperty('mime_type');
 		expect(list).toHaveProperty('parent_exclude');
 		expect(collection.endpoints[1].args).toHaveProperty('alt_text');
-		expect(index.body.routes['/cms/v2/media/(?P<id>[^/]+)'].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+		expect(index.body.routes['/cms/v2/media/(?P<id>[\\d]+)'].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 	});
 });
 

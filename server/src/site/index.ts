@@ -9,6 +9,8 @@ import { SITE_NAMESPACES } from './namespaces';
 import { wpArg } from './arg-schema';
 import { gmtOffsetHours, siteSettings } from './settings';
 import { fileUrl } from '../gateway/views';
+import type { UserRow } from '../store/types';
+import { can } from './roles';
 
 /**
  * `/wdm/v1/devices/{name}` -> `/wdm/v1/devices/(?P<name>[^/]+)`, the form the site index uses, with the
@@ -142,8 +144,14 @@ function siteIconUrl(services: Services, id: number): string {
 	return attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : '';
 }
 
-/** The index's links, as WordPress's `get_index` adds them. */
-const INDEX_LINKS = { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] };
+/**
+ * The index's links, as WordPress's `get_index` adds them. For a user who may switch themes or manage
+ * options WordPress adds `wp:active-theme` (beyond the site's surface) and with it the `wp` curie.
+ */
+function indexLinks(user: UserRow | null) {
+	const help = [{ href: 'https://developer.wordpress.org/rest-api/' }];
+	return can(user, 'switch_themes') || can(user, 'manage_options') ? { help, curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }] } : { help };
+}
 
 // WordPress declares the indexes' `context` with a default only: any value is taken.
 const context = z.unknown().default('view');
@@ -160,7 +168,7 @@ export function indexRoutes(table: Route[]): Route[] {
 		auth: 'site',
 		summary: 'Site index: site data, namespaces, authentication and every route with its arguments',
 		query: z.object({ context }),
-		handler: ({ query, services }): object => ({
+		handler: ({ query, services, siteUser }): object => ({
 			...siteFields(services),
 			namespaces,
 			authentication: {
@@ -169,7 +177,7 @@ export function indexRoutes(table: Route[]): Route[] {
 				},
 			},
 			routes: routesMap(expandEngineRoutes(all, services.store), services, { help: query.context === 'help' }),
-			_links: INDEX_LINKS,
+			_links: indexLinks(siteUser),
 		}),
 	});
 	const perNamespace: Route[] = namespaces.map((ns) =>

@@ -12,7 +12,7 @@ import { sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { authCode, canEdit, canRead, denied, readableSql } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
-import { type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
+import { DIGITS, type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
 import { autop } from './render';
 import { customPostType, PAGE, PAGE_CAPS, POST, POST_CAPS, type PostType } from './types';
@@ -280,6 +280,7 @@ export function commentRoutes(): Route[] {
 			allowed: mayEdit,
 			summary: 'Update a comment; `status` moderates it (approve, hold, spam, unspam, trash, untrash)',
 			params: idParams,
+			patterns: { id: DIGITS },
 			body: commentBody,
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const { zone } = contentEnv(services, user, POST);
@@ -495,6 +496,7 @@ export function commentRoutes(): Route[] {
 				(requestContext(ctx.request) !== 'edit' || can(user, 'moderate_comments')) && canReadComment(ctx.services, user, row, post) && canRead(user, typeOf(ctx.services, post), post),
 			),
 			params: idParams,
+			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam, password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const { zone } = contentEnv(services, user, POST);
@@ -519,6 +521,7 @@ export function commentRoutes(): Route[] {
 			summary: 'Move a comment to the trash, or with force=true delete it for good (its replies move up)',
 			allowed: mayEdit,
 			params: idParams,
+			patterns: { id: DIGITS },
 			query: phpQuery({ force: wpBool.prefault(false), password: z.string().optional() }),
 			// WordPress reads parameters from the body too.
 			body: z.object({ force: wpBool.optional() }),

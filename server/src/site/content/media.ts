@@ -9,7 +9,7 @@ import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
 import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
-import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
+import { DIGITS, type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
@@ -370,6 +370,7 @@ const update = (method: Method) =>
 		summary: 'Update a media item: title, caption, description, alt text, attached post, status and the other writable fields',
 		allowed: onItem((_, user, row) => canEdit(user, MEDIA, row)),
 		params: idParams,
+		patterns: { id: DIGITS },
 		body: mediaBody,
 		handler: ({ services, siteUser: user, params, body, request }) => {
 			const id = pathId(request, params.id);
@@ -468,6 +469,7 @@ export const mediaRoutes: Route[] = [
 		summary: 'Get a media item with its file URL (source_url) and details',
 		allowed: onItem(canReadMedia),
 		params: idParams,
+		patterns: { id: DIGITS },
 		query: phpQuery({ context: contextParam }),
 		handler: ({ services, siteUser: user, params, query, request, reply }) => {
 			const id = pathId(request, params.id);
@@ -490,6 +492,7 @@ export const mediaRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Edit an image (rotate, crop) into a new media item (201, Location): the original stays as it is',
 		params: idParams,
+		patterns: { id: DIGITS },
 		body: editBody,
 		handler: async ({ services, siteUser: user, params, body, request, reply }) => {
 			const id = pathId(request, params.id);
@@ -547,6 +550,7 @@ export const mediaRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Make the sizes an image is missing (action create-image-subsizes), as after an upload; answers the item',
 		params: idParams,
+		patterns: { id: DIGITS },
 		// WordPress reads `action` from the body or the query string.
 		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
 		body: z.object({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
@@ -594,6 +598,7 @@ export const mediaRoutes: Route[] = [
 		summary: 'Delete a media item and its file (force=true is required: media has no trash)',
 		allowed: onItem((_, user, row) => canDelete(user, MEDIA, row)),
 		params: idParams,
+		patterns: { id: DIGITS },
 		query: phpQuery({ force: wpBool.default(false) }),
 		// WordPress reads parameters from the body too.
 		body: z.object({ force: wpBool.optional() }),

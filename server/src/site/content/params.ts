@@ -252,3 +252,6 @@ export interface CollectionParams {
 	parent?: number[];
 	parent_exclude?: number[];
 }
+
+/** WordPress's item routes take digits (`(?P<id>[\d]+)`, `(?P<parent>[\d]+)`): another segment is no route. */
+export const DIGITS = '[\\d]+';

@@ -4,7 +4,7 @@ import { phpQuery } from '../../http/query';
 import { type AllowContext, type Method, type Route, requestContext, route } from '../../http/route';
 import { hashSecret, sameDigest } from '../../security';
 import { canCreate, canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
-import { type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
+import { DIGITS, type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, pagingHeaders, pathId, runCollection } from './query';
 import type { PostType } from './types';
 import { alternateLink, collectionUrl, contentView, itemUrl, viewEnv } from './views';
@@ -36,6 +36,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			summary: `Update a ${noun}; a change of title, content or excerpt keeps a revision`,
 			allowed: onItem(canEdit),
 			params: idParams,
+			patterns: { id: DIGITS },
 			body,
 			handler: ({ services, siteUser, params, body, request }) => {
 				const id = pathId(request, params.id);
@@ -107,6 +108,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 					return canRead(user, d, row) && (requestContext(ctx.request) !== 'edit' || canEdit(user, d, row));
 				})(ctx),
 			params: idParams,
+			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam, excerpt_length: wpInt(1).optional(), password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {
 				const id = pathId(request, params.id);
@@ -137,6 +139,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 				: `Delete a ${noun} (force=true is required: it has no trash)`,
 			allowed: onItem(canDelete),
 			params: idParams,
+			patterns: { id: DIGITS },
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			// WordPress reads parameters from the body too.
 			body: z.object({ force: wpBool.optional() }),
