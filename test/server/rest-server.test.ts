@@ -170,8 +170,8 @@ describe.each(STYLES)('%s URLs', (style) => {
 				],
 				_links: { self: [{ href: `${server.url}/wp-json/cms/v2/posts` }] },
 			});
-			// The same as the route's entry in the namespace index.
-			const index = await call(style, 'GET', '/wp/v2');
+			// The same as the route's entry in the namespace index with `context=help` (which shows the item schema too).
+			const index = await call(style, 'GET', '/wp/v2?context=help');
 			const twin = await call(style, 'OPTIONS', '/wp/v2/posts');
 			expect(twin.body).toEqual(index.body.routes['/wp/v2/posts']);
 		});

@@ -6,7 +6,7 @@ import { notFound } from '../http/errors';
 import { REST_PREFIX } from '../http/dispatch';
 import { expandEngineRoutes } from './content/engine-types';
 import { SITE_NAMESPACES } from './namespaces';
-import { wpArg } from './arg-schema';
+import { ARG_JSON, wpArg } from './arg-schema';
 import { gmtOffsetHours, siteSettings } from './settings';
 import { fileUrl } from '../gateway/views';
 import type { UserRow } from '../store/types';
@@ -40,13 +40,16 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 	const out: Record<string, Record<string, unknown>> = {};
 	for (const schema of [r.params, r.query, r.body] as (ZodType | undefined)[]) {
 		if (!schema) continue;
-		const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+		const json = z.toJSONSchema(schema, ARG_JSON) as JsonSchema;
 		const shape = shapeOf(schema);
 		for (const [name, prop] of Object.entries(json.properties ?? {})) {
+			// An argument read from the query and the body (DELETE's `force`) is declared once, by the query.
+			if (name in out) continue;
 			const { $schema, additionalProperties, ...rest } = prop;
-			// Required is what validation refuses to miss (a field of any value may still be left out).
+			// Required is what validation refuses to miss (a field of any value may still be left out), or what the meta says.
 			const field = shape?.[name];
-			out[name] = wpArg(name, { ...rest, required: field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false) });
+			const required = typeof rest.required === 'boolean' ? rest.required : field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false);
+			out[name] = wpArg(name, { ...rest, required });
 		}
 	}
 	argsCache.set(r, out);

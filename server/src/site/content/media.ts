@@ -552,7 +552,8 @@ export const mediaRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: DIGITS },
 		// WordPress reads `action` from the body or the query string.
-		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
+		// Required of the query or the body, as WordPress declares it.
+		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional().meta({ required: true }) }),
 		body: z.object({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
 		handler: async ({ services, siteUser: user, params, query, body, request }) => {
 			const id = pathId(request, params.id);

@@ -6,6 +6,7 @@ import { hashSecret, sameDigest } from '../../security';
 import { canCreate, canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { DIGITS, type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, pagingHeaders, pathId, runCollection } from './query';
+import { postItemSchema } from './post-schema';
 import type { PostType } from './types';
 import { alternateLink, collectionUrl, contentView, itemUrl, viewEnv } from './views';
 import { checkCreate, checkUpdate, contentEnv, deleteItem, getItem, writeItem } from './write';
@@ -57,6 +58,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `List ${def.base}, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
+			schema: (services) => postItemSchema(def, services),
 			query: phpQuery(collectionParams(def)),
 			allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || canCreate(siteUser, def),
 			handler: ({ services, siteUser: user, query, request, reply }) => {
@@ -100,6 +102,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Get a ${noun}; \`password\` opens protected content`,
+			schema: (services) => postItemSchema(def, services),
 			// WordPress's `get_item_permissions_check`: readable, editable for `context=edit`, the right password.
 			allowed: (ctx) =>
 				onItem((user, d, row) => {
