@@ -97,12 +97,12 @@ function booleanWords(schema: Schema): boolean {
 
 /** The schema without zod's own keywords, recursively (items, properties). */
 function clean(schema: Schema): Schema {
-	const out: Schema = { ...schema };
+	// A keyword the meta sets to undefined is one WordPress does not write (media_type's `items`).
+	const out: Schema = Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
 	// A schema that lists its forms (`oneOf`, from its meta) carries nothing else of zod's form.
 	if (Array.isArray(out.oneOf)) {
 		delete out.properties;
 		delete out.anyOf;
-		if (Array.isArray(out.required)) delete out.required;
 	}
 	if (booleanWords(out)) {
 		delete out.anyOf;

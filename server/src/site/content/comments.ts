@@ -12,6 +12,7 @@ import { sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { authCode, canEdit, canRead, denied, readableSql } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
+import { fieldArg } from '../arg-schema';
 import { DIGITS, type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
 import { autop } from './render';
@@ -218,19 +219,32 @@ const emailParam = z.string().max(100).refine((v) => v === '' || EMAIL.test(v), 
 const urlParam = z.string().refine((v) => v === '' || URL.canParse(v), { error: 'must be a URL' });
 const ipParam = z.string().refine((v) => isIP(v) !== 0, { error: 'must be an IP address' });
 
+/** The comment's `content` (WordPress's comments item schema). */
+const contentField = z
+	.object({
+		raw: z.string().optional().meta({ description: 'Content for the comment, as it exists in the database.', context: ['edit'] }),
+		rendered: z.string().meta({ description: 'HTML content for the comment, transformed for display.', context: ['view', 'edit', 'embed'], readonly: true }),
+	})
+	.meta({ description: 'The content for the comment.', context: ['view', 'edit', 'embed'] });
+
 const commentBody = z.object({
 	author: wpInt(0).optional(),
 	author_email: emailParam.optional(),
-	author_ip: ipParam.optional(),
+	author_ip: ipParam.optional().meta({ description: 'IP address for the comment author.', format: 'ip' }),
 	author_name: z.string().max(245).optional(),
 	author_url: urlParam.max(200).optional(),
-	author_user_agent: z.string().max(254).optional(),
-	content: z.union([z.string(), z.object({ raw: z.string() })]).optional(),
+	author_user_agent: z.string().max(254).optional().meta({ description: 'User agent for the comment author.' }),
+	// A string or `{raw}`, shown as the item schema's field.
+	content: z
+		.union([z.string(), z.object({ raw: z.string() })])
+		.optional()
+		.meta({ ...fieldArg(contentField), anyOf: undefined }),
 	date: dateTime.optional(),
 	date_gmt: dateTime.optional(),
 	parent: wpInt(0).optional(),
 	post: wpInt(0).optional(),
-	status: z.enum(WRITE_STATUSES).optional(),
+	// WordPress checks the status in its handler: the argument is any string.
+	status: z.enum(WRITE_STATUSES).optional().meta({ enum: undefined }),
 	type: z.string().optional(),
 	meta: z.record(z.string(), z.unknown()).optional(),
 });
@@ -344,9 +358,10 @@ export function commentRoutes(): Route[] {
 				search: searchParam.optional(),
 				after: dateTime.optional(),
 				before: dateTime.optional(),
-				author: idList().prefault([]),
-				author_exclude: idList().prefault([]),
-				author_email: emailParam.optional(),
+				// WordPress declares these without a default (an empty list is none), and `author_email`'s as null.
+				author: idList().prefault([]).meta({ default: undefined }),
+				author_exclude: idList().prefault([]).meta({ default: undefined }),
+				author_email: emailParam.optional().meta({ default: null }),
 				exclude: idList().prefault([]),
 				include: idList().prefault([]),
 				offset: wpInt().optional(),
@@ -355,7 +370,7 @@ export function commentRoutes(): Route[] {
 				parent: idList().prefault([]),
 				parent_exclude: idList().prefault([]),
 				post: idList().prefault([]),
-				status: z.enum(LIST_STATUSES).default('approve'),
+				status: z.enum(LIST_STATUSES).default('approve').meta({ enum: undefined }),
 				type: z.string().default('comment'),
 				password: z.string().optional(),
 			}),

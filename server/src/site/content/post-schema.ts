@@ -47,6 +47,21 @@ export const excerptField = z
 	})
 	.meta({ description: 'The excerpt for the post.', ...ctx(ALL) });
 
+/** Media's `caption` and `description` (WordPress's attachments controller). */
+export const captionField = z
+	.object({
+		raw: z.string().optional().meta({ description: 'Caption for the attachment, as it exists in the database.', ...ctx(EDIT) }),
+		rendered: z.string().meta({ description: 'HTML caption for the attachment, transformed for display.', ...readonly(ALL) }),
+	})
+	.meta({ description: 'The attachment caption.', ...ctx(ALL) });
+
+export const descriptionField = z
+	.object({
+		raw: z.string().optional().meta({ description: 'Description for the attachment, as it exists in the database.', ...ctx(EDIT) }),
+		rendered: z.string().meta({ description: 'HTML description for the attachment, transformed for display.', ...readonly(VIEW_EDIT) }),
+	})
+	.meta({ description: 'The attachment description.', ...ctx(VIEW_EDIT) });
+
 const dateField = (description: string, context: readonly string[]) =>
 	z.string().nullable().meta({ description, format: 'date-time', ...ctx(context) });
 

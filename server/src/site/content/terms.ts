@@ -133,6 +133,14 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 	// The item routes' permission callbacks, for `Allow`: the term must exist (a throw is a no).
 	const onTerm = (may: (user: UserRow | null, row: TermRow, ctx: AllowContext) => boolean) => (ctx: AllowContext) =>
 		may(ctx.siteUser, findTerm(ctx.services, tax, pathId(ctx.request, ctx.params.id)), ctx);
+	// One schema for POST, PUT and PATCH: the index shows them as one endpoint, as WordPress's EDITABLE.
+	const updateBody = z.object({
+		name: z.string().max(200).optional(),
+		description: z.string().optional(),
+		slug: z.string().max(200).optional(),
+		...(tax.hierarchical ? { parent: wpInt(0).optional() } : {}),
+		meta: z.record(z.string(), z.unknown()).optional(),
+	});
 	const update = (method: Method) =>
 		route({
 			method,
@@ -143,13 +151,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			summary: `Update a ${tax.noun}: name, description, slug${tax.hierarchical ? ', parent' : ''}`,
 			params: z.object({ id: z.string() }),
 			patterns: { id: DIGITS },
-			body: z.object({
-				name: z.string().max(200).optional(),
-				description: z.string().optional(),
-				slug: z.string().max(200).optional(),
-				...(tax.hierarchical ? { parent: wpInt(0).optional() } : {}),
-				meta: z.record(z.string(), z.unknown()).optional(),
-			}),
+			body: updateBody,
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const id = pathId(request, params.id);
 				const raw = request.body as { parent?: unknown } | undefined;
