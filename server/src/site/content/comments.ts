@@ -250,6 +250,9 @@ const commentBody = z.object({
 });
 type CommentBody = z.output<typeof commentBody>;
 
+/** Creating takes the same fields; WordPress declares `parent` and `post` with their default there. */
+const createBody = commentBody.extend({ parent: commentBody.shape.parent.meta({ default: 0 }), post: commentBody.shape.post.meta({ default: 0 }) });
+
 const contentOf = (body: CommentBody) => (body.content === undefined ? undefined : (typeof body.content === 'string' ? body.content : body.content.raw).trim());
 
 /** The body's date as stored (ms GMT), when given. */
@@ -439,7 +442,7 @@ export function commentRoutes(): Route[] {
 				const post = (request.body as { post?: unknown } | undefined)?.post ?? (request.query as { post?: unknown }).post;
 				return siteUser !== null && post !== undefined && post !== '' && post !== 0;
 			},
-			body: commentBody,
+			body: createBody,
 			handler: ({ services, siteUser: user, body, request, reply }) => {
 				const { zone } = contentEnv(services, user, POST);
 				// WordPress's `rest_allow_anonymous_comments` filter is false by default.

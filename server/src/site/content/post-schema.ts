@@ -65,9 +65,16 @@ export const descriptionField = z
 const dateField = (description: string, context: readonly string[]) =>
 	z.string().nullable().meta({ description, format: 'date-time', ...ctx(context) });
 
+/** The features WordPress's schema gives its own types whatever they support (`get_item_schema`'s fixed schemas). */
+const FIXED_FEATURES: Record<string, readonly string[]> = {
+	post: ['title', 'editor', 'author', 'excerpt', 'thumbnail', 'comments', 'revisions', 'post-formats', 'custom-fields'],
+	page: ['title', 'editor', 'author', 'excerpt', 'thumbnail', 'comments', 'revisions', 'page-attributes', 'custom-fields'],
+	attachment: ['title', 'author', 'comments', 'revisions', 'custom-fields'],
+};
+
 /** The zod schema of a post type's item, in the order WordPress declares its fields. */
 export function postItemZod(def: PostType) {
-	const supports = (feature: string) => def.supports.includes(feature);
+	const supports = (feature: string) => (FIXED_FEATURES[def.type] ?? def.supports).includes(feature);
 	return z.object({
 		date: dateField("The date the post was published, in the site's timezone.", ALL),
 		date_gmt: dateField('The date the post was published, as GMT.', VIEW_EDIT),
