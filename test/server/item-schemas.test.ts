@@ -22,16 +22,21 @@ async function schemaOf(path: string) {
 	return res.body.schema as Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
 }
 
-/** WordPress's `date-time` (its `rest_parse_date`): RFC 3339 whose offset may be left out, as the site's local dates are. */
+/**
+ * WordPress's formats as its answers hold them: `date-time` as its `rest_parse_date` takes it (RFC 3339 whose
+ * offset may be left out, as the site's local dates are); `email` and `uri` also empty (a comment's author
+ * without an address or site).
+ */
+const FORMAT_PATTERNS: Record<string, string> = {
+	'date-time': '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(Z|[+-]\\d{2}:\\d{2})?$',
+	email: '^$|^[^\\s@]+@[^\\s@]+$',
+	uri: '^$|^https?://',
+};
 const wpDates = (schema: unknown): unknown =>
 	Array.isArray(schema)
 		? schema.map(wpDates)
 		: schema && typeof schema === 'object'
-			? Object.fromEntries(
-					Object.entries(schema).map(([k, v]) =>
-						k === 'format' && v === 'date-time' ? ['pattern', '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(Z|[+-]\\d{2}:\\d{2})?$'] : [k, wpDates(v)],
-					),
-				)
+			? Object.fromEntries(Object.entries(schema).map(([k, v]) => (k === 'format' && typeof v === 'string' && FORMAT_PATTERNS[v] ? ['pattern', FORMAT_PATTERNS[v]] : [k, wpDates(v)])))
 			: schema;
 
 /** The answer's issues against the schema (none when it validates). */
@@ -86,5 +91,28 @@ describe.each(['posts', 'pages'])('%s', (base) => {
 		}
 		// A wrong answer does not validate: the schema checks something.
 		expect(issues(schema, { ...open, id: 'one', title: { rendered: 1 } }).length).toBe(2);
+	});
+});
+
+describe('comments', () => {
+	test('the schema is WordPress\'s, and every answer validates against it (view, edit, embed)', async () => {
+		const schema = await schemaOf('/cms/v2/comments');
+		expect(schema).toMatchObject({ title: 'comment', type: 'object' });
+		expect(schema.properties.content.properties).toMatchObject({ raw: { context: ['edit'] }, rendered: { readonly: true } });
+		expect(schema.properties.author_avatar_urls.properties).toHaveProperty('96');
+		expect(schema.properties.meta).toMatchObject({ type: 'object', properties: [] });
+		const post = await cms.create('/posts', u.admin, { title: 'Talk', status: 'publish' });
+		const comment = await cms.create('/comments', u.admin, { post: post.id, content: 'First!' });
+		// WordPress's schema says `meta` is an object, and answers PHP's empty array (`[]`): the one field left out here.
+		const { meta: _meta, ...properties } = schema.properties;
+		const checked = { ...schema, properties };
+		expect(issues(checked, comment)).toEqual([]);
+		for (const context of ['view', 'edit', 'embed']) {
+			const item = await cms.get(`/comments/${comment.id}`, u.admin, { context });
+			expect({ context, issues: issues(checked, item.body) }).toEqual({ context, issues: [] });
+			const list = await cms.get('/comments', u.admin, { context });
+			for (const one of list.body) expect({ context, issues: issues(checked, one) }).toEqual({ context, issues: [] });
+		}
+		expect(issues(checked, { ...comment, post: 'x' }).length).toBe(1);
 	});
 });

@@ -114,7 +114,7 @@ function clean(schema: Schema): Schema {
 	delete out.propertyNames;
 	delete out.maxLength;
 	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = clean(out.items as Schema);
-	if (out.properties && typeof out.properties === 'object') {
+	if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties)) {
 		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, clean(v)]));
 	}
 	return out;
@@ -156,7 +156,7 @@ function wpForm(schema: Schema): Schema {
 	delete out.additionalProperties;
 	if (Array.isArray(out.required)) delete out.required;
 	out = clean(out);
-	if (out.properties && typeof out.properties === 'object') {
+	if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties)) {
 		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, wpForm(v)]));
 	}
 	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = wpForm(out.items as Schema);

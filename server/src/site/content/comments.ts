@@ -12,7 +12,7 @@ import { sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { authCode, canEdit, canRead, denied, readableSql } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
-import { fieldArg } from '../arg-schema';
+import { fieldArg, wpItemSchema } from '../arg-schema';
 import { DIGITS, type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
 import { autop } from './render';
@@ -227,6 +227,40 @@ const contentField = z
 	})
 	.meta({ description: 'The content for the comment.', context: ['view', 'edit', 'embed'] });
 
+const ALL_CONTEXTS = ['view', 'edit', 'embed'];
+const VIEW_EDIT_CONTEXTS = ['view', 'edit'];
+const EDIT_CONTEXT = ['edit'];
+
+/** A comment as it is answered (WordPress's comments `get_item_schema`), for the routes' `schema`. */
+const commentItem = z.object({
+	id: z.int().meta({ description: 'Unique identifier for the comment.', context: ALL_CONTEXTS, readonly: true }),
+	author: z.int().meta({ description: 'The ID of the user object, if author was a user.', context: ALL_CONTEXTS }),
+	author_email: z.string().meta({ description: 'Email address for the comment author.', format: 'email', context: EDIT_CONTEXT }),
+	author_ip: z.string().meta({ description: 'IP address for the comment author.', format: 'ip', context: EDIT_CONTEXT }),
+	author_name: z.string().meta({ description: 'Display name for the comment author.', context: ALL_CONTEXTS }),
+	author_url: z.string().meta({ description: 'URL for the comment author.', format: 'uri', context: ALL_CONTEXTS }),
+	author_user_agent: z.string().meta({ description: 'User agent for the comment author.', context: EDIT_CONTEXT }),
+	content: contentField,
+	date: z.string().meta({ description: "The date the comment was published, in the site's timezone.", format: 'date-time', context: ALL_CONTEXTS }),
+	date_gmt: z.string().meta({ description: 'The date the comment was published, as GMT.', format: 'date-time', context: VIEW_EDIT_CONTEXTS }),
+	link: z.string().meta({ description: 'URL to the comment.', format: 'uri', context: ALL_CONTEXTS, readonly: true }),
+	parent: z.int().meta({ description: 'The ID for the parent of the comment.', context: ALL_CONTEXTS, default: 0 }),
+	post: z.int().meta({ description: 'The ID of the associated post object.', context: VIEW_EDIT_CONTEXTS, default: 0 }),
+	status: z.string().meta({ description: 'State of the comment.', context: VIEW_EDIT_CONTEXTS }),
+	type: z.string().meta({ description: 'Type of the comment.', context: ALL_CONTEXTS, readonly: true }),
+	author_avatar_urls: z
+		.object(
+			Object.fromEntries(
+				['24', '48', '96'].map((size) => [size, z.string().meta({ description: `Avatar URL with image size of ${size} pixels.`, format: 'uri', context: ['embed', 'view', 'edit'] })]),
+			),
+		)
+		.meta({ description: 'Avatar URLs for the comment author.', context: ALL_CONTEXTS, readonly: true }),
+	// WordPress's meta of no registered field: PHP's empty array, which is `[]` in JSON (as the answer's `meta`).
+	meta: z.array(z.never()).meta({ description: 'Meta fields.', type: 'object', items: undefined, context: VIEW_EDIT_CONTEXTS, properties: [] }),
+});
+let commentSchema: Record<string, unknown> | undefined;
+const commentItemSchema = () => (commentSchema ??= wpItemSchema('comment', commentItem));
+
 const commentBody = z.object({
 	author: wpInt(0).optional(),
 	author_email: emailParam.optional(),
@@ -342,6 +376,7 @@ export function commentRoutes(): Route[] {
 			path,
 			auth: 'site',
 			summary: 'List comments the caller may read, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
+			schema: commentItemSchema,
 			// WordPress's `get_items_permissions_check`: the edit context is for moderators; without
 			// `edit_posts`, no filter by author, email, type or a status other than approved (only a GET
 			// has the route's defaults, so another request's missing status is one).
@@ -510,6 +545,7 @@ export function commentRoutes(): Route[] {
 			path: `${path}/{id}`,
 			auth: 'site',
 			summary: 'Get a comment',
+			schema: commentItemSchema,
 			allowed: onComment((user, { row, post }, ctx) =>
 				(requestContext(ctx.request) !== 'edit' || can(user, 'moderate_comments')) && canReadComment(ctx.services, user, row, post) && canRead(user, typeOf(ctx.services, post), post),
 			),
