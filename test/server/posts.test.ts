@@ -820,7 +820,17 @@ describe('collection parameters', () => {
 		const get = index.routes['/cms/v2/posts'].endpoints.find((e) => e.methods.includes('GET'))!;
 		expect(get.args.per_page).toMatchObject({ type: 'integer', default: 10, minimum: 1, maximum: 100, required: false });
 		expect(get.args.page).toMatchObject({ type: 'integer', default: 1, minimum: 1 });
-		expect(get.args.status).toMatchObject({ type: 'array', default: ['publish'] });
+		// As WordPress declares it: a list whose default is the one status.
+		expect(get.args.status).toMatchObject({ type: 'array', default: 'publish' });
+		// The term filters' two forms, as WordPress's `oneOf`.
+		expect(get.args.tags).toMatchObject({ type: ['object', 'array'], required: false, oneOf: [{ title: 'Term ID List', type: 'array' }, { title: 'Term ID Taxonomy Query', type: 'object', additionalProperties: false, properties: { terms: { type: 'array', default: [] }, operator: { enum: ['AND', 'OR'], default: 'OR' } } }] });
+		expect(get.args.categories.oneOf).toMatchObject([{}, { properties: { include_children: { type: 'boolean', default: false } } }]);
+		expect(get.args.tags).not.toHaveProperty('properties');
+		// Create takes `title` in the item schema's form (raw and rendered), as WordPress derives it.
+		const create = index.routes['/cms/v2/posts'].endpoints.find((e) => e.methods.includes('POST'))!;
+		expect(create.args.title).toMatchObject({ type: 'object', required: false, properties: { raw: { type: 'string', context: ['edit'] }, rendered: { type: 'string', readonly: true } } });
+		const item = index.routes['/cms/v2/posts/(?P<id>[\\d]+)'].endpoints.find((e) => e.methods.includes('DELETE'))!;
+		expect(item.args.force).toMatchObject({ type: 'boolean', default: false });
 		expect(get.args.orderby).toMatchObject({ default: 'date' });
 		expect(Object.keys(get.args)).toEqual(
 			expect.arrayContaining(['categories', 'categories_exclude', 'tags', 'tags_exclude', 'tax_relation', 'sticky', 'ignore_sticky', 'format', 'search_semantics']),

@@ -176,8 +176,8 @@ describe.each(STYLES)('%s URLs', (style) => {
 				],
 				_links: { self: [{ href: `${server.url}/wp-json/cms/v2/posts` }] },
 			});
-			// The same as the route's entry in the namespace index.
-			const index = await call(style, 'GET', '/wp/v2');
+			// The same as the route's entry in the namespace index with `context=help` (which shows the item schema too).
+			const index = await call(style, 'GET', '/wp/v2?context=help');
 			const twin = await call(style, 'OPTIONS', '/wp/v2/posts');
 			expect(twin.body).toEqual(index.body.routes['/wp/v2/posts']);
 		});
@@ -190,6 +190,16 @@ describe.each(STYLES)('%s URLs', (style) => {
 			expect(res.headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE');
 			const none = await call(style, 'OPTIONS', '/cms/v2/posts/1/nothing/here');
 			expect({ status: none.status, code: none.body.code }).toEqual({ status: 404, code: 'rest_no_route' });
+			// An id is digits, as WordPress's `(?P<id>[\d]+)`: another segment is no route.
+			const word = await call(style, 'OPTIONS', '/cms/v2/posts/abc');
+			expect({ status: word.status, code: word.body.code }).toEqual({ status: 404, code: 'rest_no_route' });
+			expect((await call(style, 'GET', '/wp/v2/posts/abc')).body.code).toBe('rest_no_route');
+			expect(Object.keys((await call(style, 'GET', '/wp/v2')).body.routes)).toContain('/wp/v2/posts/(?P<parent>[\\d]+)/revisions/(?P<id>[\\d]+)');
+		});
+
+		test('OPTIONS on a segment the engine\'s types could name but none does: an empty list, as WordPress', async () => {
+			const res = await call(style, 'OPTIONS', '/wp/v2/no-such-route');
+			expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: [] });
 		});
 
 		test('OPTIONS on the extension route and on a gateway route (bare, not the envelope)', async () => {

@@ -551,12 +551,19 @@ describe('index', () => {
 		expect(collection.methods).toEqual(['GET', 'POST']);
 		const list = collection.endpoints[0].args;
 		expect(list.status.items.enum).toEqual(['inherit', 'private', 'trash']);
-		expect(list.media_type.items.enum).toEqual(['image', 'video', 'text', 'application', 'audio']);
+		// As WordPress declares it: one type, null by default (the route takes a list too).
+		expect(list.media_type).toMatchObject({ type: 'string', enum: ['image', 'video', 'text', 'application', 'audio'], default: null });
+		expect(list.media_type).not.toHaveProperty('items');
+		expect(list.status.default).toBe('inherit');
+		const edit = index.body.routes['/cms/v2/media/(?P<id>[\\d]+)/edit'].endpoints[0].args;
+		expect(edit.rotation).toMatchObject({ type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 360, exclusiveMaximum: true });
+		expect(edit.modifiers.items.oneOf.map((o: { title: string }) => o.title)).toEqual(['Rotation', 'Crop']);
+		expect(collection.endpoints[1].args.caption).toMatchObject({ type: 'object', properties: { raw: { context: ['edit'] }, rendered: { readonly: true } } });
 		expect(list).toHaveProperty('media_type');
 		expect(list).toHaveProperty('mime_type');
 		expect(list).toHaveProperty('parent_exclude');
 		expect(collection.endpoints[1].args).toHaveProperty('alt_text');
-		expect(index.body.routes['/cms/v2/media/(?P<id>[^/]+)'].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+		expect(index.body.routes['/cms/v2/media/(?P<id>[\\d]+)'].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 	});
 });
 

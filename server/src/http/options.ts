@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import type { Route } from './route';
-import { allowFor, fastifyPath, matchParams, setAllow } from './dispatch';
-import { routesMap } from '../site/index';
+import { allowFor, fastifyPath, matchParams, REST_PREFIX, setAllow } from './dispatch';
+import { routesMap, wpPattern } from '../site/index';
+import { expandEngineRoutes } from '../site/content/engine-types';
+
+/** Whether the route's pattern (as the index shows it) matches the whole path, as WordPress matches a route. */
+const matches = (r: Route, path: string) => new RegExp(`^${wpPattern(r.path, r.patterns).replace(/\(\?P</g, '(?<')}$`, 'i').test(path);
 
 /**
  * `OPTIONS` on every REST route, as WordPress's `rest_handle_options_request`: 200 with the route's
@@ -26,7 +30,12 @@ export function serveOptions(app: FastifyInstance, routes: Route[], services: Se
 			handler: async (request, reply) => {
 				matchParams(first, request);
 				setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
-				const [entry, ...others] = Object.values(routesMap(group, services, { help: true }));
+				// A route the engine serves by REST base stands for the concrete routes of its types: the one of the path, or none.
+				const path = decodeURIComponent(request.url.split('?')[0].slice(REST_PREFIX.length));
+				const concrete = expandEngineRoutes(group, services.store).filter((r) => matches(r, path));
+				// WordPress answers an empty list when no route matches.
+				if (!concrete.length) return [];
+				const [entry, ...others] = Object.values(routesMap(concrete, services, { help: true }));
 				for (const other of others) {
 					entry.methods.push(...other.methods);
 					entry.endpoints.push(...other.endpoints);

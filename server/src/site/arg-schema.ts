@@ -1,3 +1,5 @@
+import { z, type ZodType } from 'zod';
+
 /**
  * A route argument's JSON Schema (from its zod schema) as WordPress shows it in the index and in OPTIONS
  * (`get_data_for_route`): the keywords WordPress's argument arrays carry, WordPress's descriptions of
@@ -114,7 +116,13 @@ function typeList(any: Schema[]): Schema | undefined {
  * WordPress's type list (`["string", "null"]`).
  */
 export function clean(schema: Schema): Schema {
-	const out: Schema = { ...schema };
+	// A keyword the meta sets to undefined is one WordPress does not write (media_type's `items`).
+	const out: Schema = Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
+	// A schema that lists its forms (`oneOf`, from its meta) carries nothing else of zod's form.
+	if (Array.isArray(out.oneOf)) {
+		delete out.properties;
+		delete out.anyOf;
+	}
 	if (booleanWords(out)) {
 		delete out.anyOf;
 		out.type = 'boolean';
@@ -137,7 +145,7 @@ export function clean(schema: Schema): Schema {
 	if (Array.isArray(out.required)) delete out.required;
 	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = clean(out.items as Schema);
 	if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = clean(out.additionalProperties as Schema);
-	if (out.properties && typeof out.properties === 'object') {
+	if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties)) {
 		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, clean(v)]));
 	}
 	return out;
@@ -151,4 +159,56 @@ export function wpArg(name: string, schema: Schema): Schema {
 	const stringy = out.type === undefined || out.type === 'string' || (Array.isArray(out.type) && out.type.includes('string'));
 	if (out.format === undefined && FORMATS[name] && stringy) out.format = FORMATS[name];
 	return { ...described, ...out };
+}
+
+/**
+ * How an argument's zod schema becomes JSON Schema: as the client sends it, and a `default` its meta
+ * gives is the one shown (zod writes a list's own default over it; WordPress's `status` defaults to one status).
+ */
+export const ARG_JSON = {
+	io: 'input',
+	unrepresentable: 'any',
+	override: ({ zodSchema, jsonSchema }) => {
+		const meta = z.globalRegistry.get(zodSchema as unknown as ZodType);
+		if (meta && 'default' in meta) jsonSchema.default = meta.default;
+	},
+} satisfies Parameters<typeof z.toJSONSchema>[1];
+
+/** zod's nullable (`anyOf: [X, {type: 'null'}]`) as WordPress writes it (`type: [X, 'null']`), recursively, without zod's object keywords. */
+function wpForm(schema: Schema): Schema {
+	let out: Schema = { ...schema };
+	const any = out.anyOf as Schema[] | undefined;
+	if (Array.isArray(any) && any.length === 2 && any.some((s) => s.type === 'null')) {
+		const [other] = any.filter((s) => s.type !== 'null');
+		const { anyOf: _, ...rest } = out;
+		out = { ...wpForm(other), ...rest, type: [other.type, 'null'] };
+	}
+	delete out.$schema;
+	delete out.additionalProperties;
+	if (Array.isArray(out.required)) delete out.required;
+	out = clean(out);
+	if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties)) {
+		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, wpForm(v)]));
+	}
+	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = wpForm(out.items as Schema);
+	return out;
+}
+
+/**
+ * A resource's item schema (a zod object whose fields carry WordPress's `context`, `readonly`, `format`
+ * and descriptions as meta) in WordPress's form (`get_public_item_schema`): what OPTIONS and the index's
+ * `?context=help` show as the route's `schema`.
+ */
+export function wpItemSchema(title: string, item: ZodType): Schema {
+	const json = wpForm(z.toJSONSchema(item, { io: 'output', unrepresentable: 'any' }) as Schema);
+	return { $schema: 'http://json-schema.org/draft-04/schema#', title, type: 'object', properties: json.properties };
+}
+
+/**
+ * An item schema's field as a create or update argument (`rest_get_endpoint_args_for_schema`): its
+ * keywords without the field's own `context` and `readonly`, to give as the argument's meta.
+ */
+export function fieldArg(field: ZodType): Schema {
+	const { context: _c, readonly: _r, ...rest } = wpForm(z.toJSONSchema(field, ARG_JSON) as Schema);
+	return rest;
 }

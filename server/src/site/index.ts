@@ -6,9 +6,11 @@ import { notFound } from '../http/errors';
 import { REST_PREFIX } from '../http/dispatch';
 import { expandEngineRoutes } from './content/engine-types';
 import { SITE_NAMESPACES } from './namespaces';
-import { wpArg } from './arg-schema';
+import { ARG_JSON, wpArg } from './arg-schema';
 import { gmtOffsetHours, siteSettings } from './settings';
 import { fileUrl } from '../gateway/views';
+import type { UserRow } from '../store/types';
+import { can } from './roles';
 
 /**
  * `/wdm/v1/devices/{name}` -> `/wdm/v1/devices/(?P<name>[^/]+)`, the form the site index uses, with the
@@ -47,16 +49,17 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 	const out: Record<string, Record<string, unknown>> = {};
 	for (const schema of [r.params, r.query, r.body] as (ZodType | undefined)[]) {
 		if (!schema) continue;
-		const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+		const json = z.toJSONSchema(schema, ARG_JSON) as JsonSchema;
 		const shape = shapeOf(schema);
 		for (const [name, prop] of Object.entries(json.properties ?? {})) {
+			// An argument read from the query and the body (DELETE's `force`) is declared once, by the query.
+			if (name in out) continue;
 			// A path segment the route does not declare as an argument (meta `argument: false`), as WordPress's routes without `args` for it.
 			if (prop.argument === false) continue;
 			const field = shape?.[name];
 			// The field's own meta, whole: zod leaves some of it out where the field is a pipe (a `default` of null).
 			const { $schema, additionalProperties, ...rest } = { ...prop, ...(field ? ownMeta(field) : {}) };
-			// Required is what validation refuses to miss (a field of any value may still be left out).
-			// A route may say so itself (meta `required`), for a parameter its handler insists on.
+			// Required is what validation refuses to miss (a field of any value may still be left out), or what the meta says.
 			const required = typeof rest.required === 'boolean' ? rest.required : field ? !field.safeParse(undefined).success : (json.required?.includes(name) ?? false);
 			out[name] = wpArg(name, { ...rest, required });
 		}
@@ -167,8 +170,14 @@ function siteIconUrl(services: Services, id: number): string {
 	return attachment ? fileUrl(services.baseUrl, attachment.file_id, attachment.file_name) : '';
 }
 
-/** The index's links, as WordPress's `get_index` adds them. */
-const INDEX_LINKS = { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] };
+/**
+ * The index's links, as WordPress's `get_index` adds them. For a user who may switch themes or manage
+ * options WordPress adds `wp:active-theme` (beyond the site's surface) and with it the `wp` curie.
+ */
+function indexLinks(user: UserRow | null) {
+	const help = [{ href: 'https://developer.wordpress.org/rest-api/' }];
+	return can(user, 'switch_themes') || can(user, 'manage_options') ? { help, curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }] } : { help };
+}
 
 // WordPress declares the indexes' `context` with a default only: any value is taken.
 const context = z.unknown().default('view');
@@ -185,7 +194,7 @@ export function indexRoutes(table: Route[]): Route[] {
 		auth: 'site',
 		summary: 'Site index: site data, namespaces, authentication and every route with its arguments',
 		query: z.object({ context }),
-		handler: ({ query, services }): object => ({
+		handler: ({ query, services, siteUser }): object => ({
 			...siteFields(services),
 			namespaces,
 			authentication: {
@@ -194,7 +203,7 @@ export function indexRoutes(table: Route[]): Route[] {
 				},
 			},
 			routes: routesMap(expandEngineRoutes(all, services.store), services, { help: query.context === 'help' }),
-			_links: INDEX_LINKS,
+			_links: indexLinks(siteUser),
 		}),
 	});
 	const perNamespace: Route[] = namespaces.map((ns) =>

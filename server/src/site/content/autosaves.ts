@@ -5,7 +5,7 @@ import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { ContentRow } from '../../store/types';
 import { wholeSeconds } from './dates';
-import { contextParam, type ItemBody, itemBody, wpInt } from './params';
+import { DIGITS, contextParam, type ItemBody, itemBody, wpInt } from './params';
 import { canEdit } from './capabilities';
 import { filterItemText } from './kses';
 import { pathId } from './query';
@@ -87,6 +87,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			summary: `List the autosaves of a ${def.type}`,
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.id), 'autosaves') !== undefined,
 			params: z.object({ id: z.string() }),
+			patterns: { id: DIGITS },
 			query: phpQuery({ parent: wpInt().optional(), context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const parent = readableParent(services, user, def, pathId(request, params.id), 'autosaves');
@@ -105,6 +106,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			summary: `Autosave a ${def.type}: updates your own draft, else keeps your autosave of it`,
 			allowed: ({ services, siteUser, params, request }) => canEdit(siteUser, def, getItem(services, def, pathId(request, params.id))),
 			params: z.object({ id: z.string() }),
+			patterns: { id: DIGITS },
 			body,
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const id = pathId(request, params.id);
@@ -129,6 +131,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			summary: `Get the latest autosave of a ${def.type} (whichever autosave id is named, as WordPress 6.1)`,
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: z.object({ parent: z.string(), id: z.string() }),
+			patterns: { parent: DIGITS, id: DIGITS },
 			query: phpQuery({ context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				pathId(request, params.id);

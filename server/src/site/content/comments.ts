@@ -11,7 +11,8 @@ import { sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { authCode, canEdit, canRead, denied } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
-import { type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
+import { fieldArg, wpItemSchema } from '../arg-schema';
+import { DIGITS, type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
 import { filterComment } from './kses';
 import { autop } from './render';
@@ -154,23 +155,73 @@ const emailParam = z.string().max(100).refine((v) => v === '' || EMAIL.test(v), 
 const urlParam = z.string().refine((v) => v === '' || URL.canParse(v), { error: 'must be a URL' });
 const ipParam = z.string().refine((v) => isIP(v) !== 0, { error: 'must be an IP address' });
 
+/** The comment's `content` (WordPress's comments item schema). */
+const contentField = z
+	.object({
+		raw: z.string().optional().meta({ description: 'Content for the comment, as it exists in the database.', context: ['edit'] }),
+		rendered: z.string().meta({ description: 'HTML content for the comment, transformed for display.', context: ['view', 'edit', 'embed'], readonly: true }),
+	})
+	.meta({ description: 'The content for the comment.', context: ['view', 'edit', 'embed'] });
+
+const ALL_CONTEXTS = ['view', 'edit', 'embed'];
+const VIEW_EDIT_CONTEXTS = ['view', 'edit'];
+const EDIT_CONTEXT = ['edit'];
+
+/** A comment as it is answered (WordPress's comments `get_item_schema`), for the routes' `schema`. */
+const commentItem = z.object({
+	id: z.int().meta({ description: 'Unique identifier for the comment.', context: ALL_CONTEXTS, readonly: true }),
+	author: z.int().meta({ description: 'The ID of the user object, if author was a user.', context: ALL_CONTEXTS }),
+	author_email: z.string().meta({ description: 'Email address for the comment author.', format: 'email', context: EDIT_CONTEXT }),
+	author_ip: z.string().meta({ description: 'IP address for the comment author.', format: 'ip', context: EDIT_CONTEXT }),
+	author_name: z.string().meta({ description: 'Display name for the comment author.', context: ALL_CONTEXTS }),
+	author_url: z.string().meta({ description: 'URL for the comment author.', format: 'uri', context: ALL_CONTEXTS }),
+	author_user_agent: z.string().meta({ description: 'User agent for the comment author.', context: EDIT_CONTEXT }),
+	content: contentField,
+	date: z.string().meta({ description: "The date the comment was published, in the site's timezone.", format: 'date-time', context: ALL_CONTEXTS }),
+	date_gmt: z.string().meta({ description: 'The date the comment was published, as GMT.', format: 'date-time', context: VIEW_EDIT_CONTEXTS }),
+	link: z.string().meta({ description: 'URL to the comment.', format: 'uri', context: ALL_CONTEXTS, readonly: true }),
+	parent: z.int().meta({ description: 'The ID for the parent of the comment.', context: ALL_CONTEXTS, default: 0 }),
+	post: z.int().meta({ description: 'The ID of the associated post object.', context: VIEW_EDIT_CONTEXTS, default: 0 }),
+	status: z.string().meta({ description: 'State of the comment.', context: VIEW_EDIT_CONTEXTS }),
+	type: z.string().meta({ description: 'Type of the comment.', context: ALL_CONTEXTS, readonly: true }),
+	author_avatar_urls: z
+		.object(
+			Object.fromEntries(
+				['24', '48', '96'].map((size) => [size, z.string().meta({ description: `Avatar URL with image size of ${size} pixels.`, format: 'uri', context: ['embed', 'view', 'edit'] })]),
+			),
+		)
+		.meta({ description: 'Avatar URLs for the comment author.', context: ALL_CONTEXTS, readonly: true }),
+	// WordPress's meta of no registered field: PHP's empty array, which is `[]` in JSON (as the answer's `meta`).
+	meta: z.array(z.never()).meta({ description: 'Meta fields.', type: 'object', items: undefined, context: VIEW_EDIT_CONTEXTS, properties: [] }),
+});
+let commentSchema: Record<string, unknown> | undefined;
+const commentItemSchema = () => (commentSchema ??= wpItemSchema('comment', commentItem));
+
 const commentBody = z.object({
 	author: wpInt(0).optional(),
 	author_email: emailParam.optional(),
-	author_ip: ipParam.optional(),
+	author_ip: ipParam.optional().meta({ description: 'IP address for the comment author.', format: 'ip' }),
 	author_name: z.string().max(245).optional(),
 	author_url: urlParam.max(200).optional(),
-	author_user_agent: z.string().max(254).optional(),
-	content: z.union([z.string(), z.object({ raw: z.string() })]).optional(),
+	author_user_agent: z.string().max(254).optional().meta({ description: 'User agent for the comment author.' }),
+	// A string or `{raw}`, shown as the item schema's field.
+	content: z
+		.union([z.string(), z.object({ raw: z.string() })])
+		.optional()
+		.meta({ ...fieldArg(contentField), anyOf: undefined }),
 	date: dateTime.optional(),
 	date_gmt: dateTime.optional(),
 	parent: wpInt(0).optional(),
 	post: wpInt(0).optional(),
-	status: z.enum(WRITE_STATUSES).optional(),
+	// WordPress checks the status in its handler: the argument is any string.
+	status: z.enum(WRITE_STATUSES).optional().meta({ enum: undefined }),
 	type: z.string().optional(),
 	meta: z.record(z.string(), z.unknown()).optional(),
 });
 type CommentBody = z.output<typeof commentBody>;
+
+/** Creating takes the same fields; WordPress declares `parent` and `post` with their default there. */
+const createBody = commentBody.extend({ parent: commentBody.shape.parent.meta({ default: 0 }), post: commentBody.shape.post.meta({ default: 0 }) });
 
 const contentOf = (body: CommentBody) => (body.content === undefined ? undefined : (typeof body.content === 'string' ? body.content : body.content.raw).trim());
 
@@ -240,6 +291,7 @@ export function commentRoutes(): Route[] {
 			allowed: mayEdit,
 			summary: 'Update a comment; `status` moderates it (approve, hold, spam, unspam, trash, untrash)',
 			params: idParams,
+			patterns: { id: DIGITS },
 			body: commentBody,
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const { zone } = contentEnv(services, user, POST);
@@ -284,6 +336,7 @@ export function commentRoutes(): Route[] {
 			path,
 			auth: 'site',
 			summary: 'List comments the caller may read, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
+			schema: commentItemSchema,
 			// WordPress's `get_items_permissions_check`: the edit context is for moderators; without
 			// `edit_posts`, no filter by author, email, type or a status other than approved (only a GET
 			// has the route's defaults, so another request's missing status is one).
@@ -303,9 +356,10 @@ export function commentRoutes(): Route[] {
 				search: searchParam.optional(),
 				after: dateTime.optional(),
 				before: dateTime.optional(),
-				author: idList().prefault([]),
-				author_exclude: idList().prefault([]),
-				author_email: emailParam.optional(),
+				// WordPress declares these without a default (an empty list is none), and `author_email`'s as null.
+				author: idList().prefault([]).meta({ default: undefined }),
+				author_exclude: idList().prefault([]).meta({ default: undefined }),
+				author_email: emailParam.optional().meta({ default: null }),
 				exclude: idList().prefault([]),
 				include: idList().prefault([]),
 				offset: wpInt().optional(),
@@ -314,7 +368,7 @@ export function commentRoutes(): Route[] {
 				parent: idList().prefault([]),
 				parent_exclude: idList().prefault([]),
 				post: idList().prefault([]),
-				status: z.enum(LIST_STATUSES).default('approve'),
+				status: z.enum(LIST_STATUSES).default('approve').meta({ enum: undefined }),
 				type: z.string().default('comment'),
 				password: z.string().optional(),
 			}),
@@ -386,10 +440,10 @@ export function commentRoutes(): Route[] {
 			summary: 'Create a comment on an item whose comments are open (201, Location); signed-in users only',
 			// WordPress's permission callback, run on the request as it came (a throw is a no).
 			allowed: ({ services, siteUser, request }) => {
-				const body = commentBody.safeParse(request.body ?? {});
+				const body = createBody.safeParse(request.body ?? {});
 				return body.success && !!createPermission(services, siteUser, body.data, request.ip);
 			},
-			body: commentBody,
+			body: createBody,
 			handler: ({ services, siteUser, body, request, reply }) => {
 				const { zone } = contentEnv(services, siteUser, POST);
 				const { user, post, moderator } = createPermission(services, siteUser, body, request.ip);
@@ -443,10 +497,12 @@ export function commentRoutes(): Route[] {
 			path: `${path}/{id}`,
 			auth: 'site',
 			summary: 'Get a comment',
+			schema: commentItemSchema,
 			allowed: onComment((user, { row, post }, ctx) =>
 				(requestContext(ctx.request) !== 'edit' || can(user, 'moderate_comments')) && canReadComment(ctx.services, user, row, post) && canRead(user, typeOf(ctx.services, post), post),
 			),
 			params: idParams,
+			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam, password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const { zone } = contentEnv(services, user, POST);
@@ -471,6 +527,7 @@ export function commentRoutes(): Route[] {
 			summary: 'Move a comment to the trash, or with force=true delete it for good (its replies move up)',
 			allowed: mayEdit,
 			params: idParams,
+			patterns: { id: DIGITS },
 			query: phpQuery({ force: wpBool.prefault(false), password: z.string().optional() }),
 			// WordPress reads parameters from the body too.
 			body: z.object({ force: wpBool.optional() }),

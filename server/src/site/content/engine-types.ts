@@ -6,6 +6,7 @@ import type { Services } from '../../services';
 import type { Store } from '../../store';
 import { type SitePostType, type SiteTaxonomy, sitePostTypes, siteTaxonomies } from '../registry';
 import { contentNamespace, originalOf, wpTwin } from './namespace';
+import { DIGITS } from './params';
 import { postTypeRoutes } from './routes';
 import { termRoutes } from './terms';
 import { customPostType, POST, type PostType, type Taxonomy } from './types';
@@ -39,8 +40,7 @@ export function postTypeDef(type: SitePostType, taxonomies: SiteTaxonomy[]): Pos
 	});
 }
 
-/** Item routes take digits, as WordPress's `(?P<id>[\d]+)`. */
-const ID_PATTERN = { id: '[\\d]+' };
+const ID_PATTERN = { id: DIGITS };
 
 /** Routes built per REST base, rebuilt when the type's definition changes (building converts schemas). */
 const built = new Map<string, { definition: string; routes: Route[] }>();
@@ -49,7 +49,7 @@ function cached(base: string, definition: object, build: () => Route[]): Route[]
 	const key = JSON.stringify(definition);
 	const known = built.get(base);
 	if (known?.definition === key) return known.routes;
-	const routes = build().map((r) => (r.path.includes('{id}') ? { ...r, patterns: { ...r.patterns, ...ID_PATTERN } } : r));
+	const routes = build();
 	built.set(base, { definition: key, routes });
 	return routes;
 }
@@ -115,11 +115,11 @@ export const engineTypeRoutes: Route[] = [forward('GET', false), forward('POST',
  * site index); their `wp/v2` twins likewise by the twins of the concrete routes.
  */
 export function expandEngineRoutes(routes: Route[], store: Store): Route[] {
-	if (!routes.some((r) => parametric.has(r))) return routes;
 	const isTwin = (r: Route) => {
 		const original = originalOf(r);
 		return original !== undefined && parametric.has(original);
 	};
+	if (!routes.some((r) => parametric.has(r) || isTwin(r))) return routes;
 	const concrete = engineCollections(store);
 	const out: Route[] = [];
 	let placed = false;

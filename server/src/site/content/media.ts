@@ -9,7 +9,9 @@ import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
-import { type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
+import { fieldArg } from '../arg-schema';
+import { captionField, descriptionField } from './post-schema';
+import { DIGITS, type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
@@ -68,8 +70,8 @@ const rawText = postFields.shape.title;
 /** The writable fields of a media item; unknown fields are ignored. */
 const mediaBody = postFields.extend({
 	alt_text: z.string().optional(),
-	caption: rawText,
-	description: rawText,
+	caption: rawText.meta(fieldArg(captionField)),
+	description: rawText.meta(fieldArg(descriptionField)),
 	post: wpInt(0).optional(),
 });
 type MediaBody = z.output<typeof mediaBody>;
@@ -87,11 +89,12 @@ type MediaParams = CollectionParams & {
 const { status: _postStatus, ...postParams } = collectionParams(MEDIA);
 const mediaParams = phpQuery({
 	...postParams,
-	status: list(z.enum(MEDIA_STATUSES)).default(['inherit']),
-	parent: idList().default([]),
-	parent_exclude: idList().default([]),
-	media_type: list(z.enum(MEDIA_TYPES)).optional(),
-	mime_type: list(z.string()).optional(),
+	status: list(z.enum(MEDIA_STATUSES)).default(['inherit']).meta({ default: 'inherit' }),
+	parent: idList().default([]).meta({ default: [] }),
+	parent_exclude: idList().default([]).meta({ default: [] }),
+	// WordPress declares one type (a list is taken too): a string without items.
+	media_type: list(z.enum(MEDIA_TYPES)).optional().meta({ type: 'string', enum: [...MEDIA_TYPES], items: undefined, default: null }),
+	mime_type: list(z.string()).optional().meta({ type: 'string', items: undefined, default: null }),
 });
 
 /** WordPress's `sanitize_text_field` for `alt_text`: no tags, no line breaks, whitespace collapsed. */
@@ -288,8 +291,11 @@ const wpNumber = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' &
 const percent = wpNumber.pipe(z.number().min(0).max(100));
 
 /** `/media/{id}/edit`'s arguments (WordPress's `get_edit_media_item_args`): `modifiers`, or the older rotation and crop. */
+const number = (description: string) => ({ description, type: 'number' });
+const DEPRECATED = 'DEPRECATED: Use `modifiers` instead.';
+const cropPercent = (what: string) => percent.optional().meta({ description: `As a percentage of the image, ${what}. ${DEPRECATED}`, minimum: 0, maximum: 100 });
 const editBody = z.object({
-	src: z.url(),
+	src: z.url().meta({ description: 'URL to the edited image file.' }),
 	modifiers: z
 		.array(
 			z.discriminatedUnion('type', [
@@ -298,12 +304,50 @@ const editBody = z.object({
 			]),
 		)
 		.min(1)
-		.optional(),
-	rotation: wpInt(1, 359).optional(),
-	x: percent.optional(),
-	y: percent.optional(),
-	width: percent.optional(),
-	height: percent.optional(),
+		.optional()
+		// The edits as WordPress declares them: one object of two forms.
+		.meta({
+			description: 'Array of image edits.',
+			items: {
+				description: 'Image edit.',
+				type: 'object',
+				required: ['type', 'args'],
+				oneOf: [
+					{
+						title: 'Rotation',
+						properties: {
+							type: { description: 'Rotation type.', type: 'string', enum: ['rotate'] },
+							args: { description: 'Rotation arguments.', type: 'object', required: ['angle'], properties: { angle: number('Angle to rotate clockwise in degrees.') } },
+						},
+					},
+					{
+						title: 'Crop',
+						properties: {
+							type: { description: 'Crop type.', type: 'string', enum: ['crop'] },
+							args: {
+								description: 'Crop arguments.',
+								type: 'object',
+								required: ['left', 'top', 'width', 'height'],
+								properties: {
+									left: number('Horizontal position from the left to begin the crop as a percentage of the image width.'),
+									top: number('Vertical position from the top to begin the crop as a percentage of the image height.'),
+									width: number('Width of the crop as a percentage of the image width.'),
+									height: number('Height of the crop as a percentage of the image height.'),
+								},
+							},
+						},
+					},
+				],
+			},
+		}),
+	// 1 to 359 are WordPress's "between 0 and 360, both excluded".
+	rotation: wpInt(1, 359)
+		.optional()
+		.meta({ description: `The amount to rotate the image clockwise in degrees. ${DEPRECATED}`, minimum: 0, exclusiveMinimum: true, maximum: 360, exclusiveMaximum: true }),
+	x: cropPercent('the x position to start the crop from'),
+	y: cropPercent('the y position to start the crop from'),
+	width: cropPercent('the width to crop the image to'),
+	height: cropPercent('the height to crop the image to'),
 });
 
 /** The edits asked for: `modifiers` win over the older fields. */
@@ -353,6 +397,7 @@ const update = (method: Method) =>
 		summary: 'Update a media item: title, caption, description, alt text, attached post, status and the other writable fields',
 		allowed: onItem((_, user, row) => canEdit(user, MEDIA, row)),
 		params: idParams,
+		patterns: { id: DIGITS },
 		body: mediaBody,
 		handler: ({ services, siteUser: user, params, body, request }) => {
 			const id = pathId(request, params.id);
@@ -457,6 +502,7 @@ export const mediaRoutes: Route[] = [
 		summary: 'Get a media item with its file URL (source_url) and details',
 		allowed: onItem(canReadMedia),
 		params: idParams,
+		patterns: { id: DIGITS },
 		query: phpQuery({ context: contextParam }),
 		handler: ({ services, siteUser: user, params, query, request, reply }) => {
 			const id = pathId(request, params.id);
@@ -481,6 +527,7 @@ export const mediaRoutes: Route[] = [
 		params: idParams,
 		// `edit_media_item_permissions_check`: `upload_files`, then the item's update check.
 		allowed: onItem((_, user, row) => can(user, 'upload_files') && canEdit(user, MEDIA, row)),
+		patterns: { id: DIGITS },
 		body: editBody,
 		handler: async ({ services, siteUser: user, params, body, request, reply }) => {
 			const id = pathId(request, params.id);
@@ -540,8 +587,10 @@ export const mediaRoutes: Route[] = [
 		params: idParams,
 		// `post_process_item_permissions_check` is the item's update check.
 		allowed: onItem((_, user, row) => canEdit(user, MEDIA, row)),
+		patterns: { id: DIGITS },
 		// WordPress reads `action` from the body or the query string.
-		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
+		// Required of the query or the body, as WordPress declares it.
+		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional().meta({ required: true }) }),
 		body: z.object({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
 		handler: async ({ services, siteUser: user, params, query, body, request }) => {
 			const id = pathId(request, params.id);
@@ -587,7 +636,8 @@ export const mediaRoutes: Route[] = [
 		summary: 'Delete a media item and its file (force=true is required: media has no trash)',
 		allowed: onItem((_, user, row) => canDelete(user, MEDIA, row)),
 		params: idParams,
-		query: phpQuery({ force: wpBool.default(false) }),
+		patterns: { id: DIGITS },
+		query: phpQuery({ force: wpBool.default(false).meta({ default: false }) }),
 		// WordPress reads parameters from the body too.
 		body: z.object({ force: wpBool.optional() }),
 		handler: ({ services, siteUser: user, params, query, body, request }) => {

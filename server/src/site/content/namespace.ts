@@ -36,6 +36,7 @@ export function wpTwin(original: Route): Route {
 		...original,
 		path: toWp(original.path),
 		handler: (ctx) => original.handler({ ...ctx, services: servicesIn(ctx.services, WP_NAMESPACE) }),
+		...(original.schema ? { schema: (services: Services) => original.schema!(servicesIn(services, WP_NAMESPACE)) } : {}),
 	};
 	twins.set(original, twin);
 	originals.set(twin, original);

@@ -1,6 +1,8 @@
 import { z, type ZodType } from 'zod';
 import { qBool } from '../../http/schema';
+import { fieldArg } from '../arg-schema';
 import { isDateTime } from './dates';
+import { contentField, excerptField, titleField } from './post-schema';
 import { FILTER_STATUSES, FORMATS, type PostType, type Taxonomy, WRITABLE_STATUSES } from './types';
 
 /**
@@ -103,9 +105,12 @@ const metaBody = z.looseObject({
 // ---- item bodies ----
 
 /** `title`, `content`, `excerpt`: a string, or an object whose `raw` is the string (WordPress takes both). */
-const rawText = z
-	.preprocess((value) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as { raw?: unknown }).raw : value), z.string())
-	.optional();
+const rawText = (field: ZodType) =>
+	z
+		.preprocess((value) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as { raw?: unknown }).raw : value), z.string())
+		.optional()
+		// Shown as the item schema's field, as WordPress derives the argument from it.
+		.meta(fieldArg(field));
 
 const openClosed = z.enum(['open', 'closed']);
 
@@ -117,9 +122,9 @@ export function itemBody(def: PostType) {
 		slug: z.string().max(1000).optional(),
 		status: z.enum(WRITABLE_STATUSES).optional(),
 		password: z.string().max(255).optional(),
-		title: rawText,
-		content: rawText,
-		excerpt: rawText,
+		title: rawText(titleField()),
+		content: rawText(contentField),
+		excerpt: rawText(excerptField),
 		author: wpInt(0).optional(),
 		featured_media: wpInt(0).optional(),
 		comment_status: openClosed.optional(),
@@ -165,16 +170,30 @@ export const SEARCH_COLUMNS = ['post_title', 'post_content', 'post_excerpt'] as 
  * (categories), operator (AND/OR, not for exclusion)}`; a list is the object with its defaults.
  */
 function termFilter(tax: Taxonomy, include: boolean) {
+	const query = z.strictObject({
+		terms: idList().prefault([]).meta({ description: 'Term IDs.' }),
+		...(tax.hierarchical ? { include_children: wpBool.prefault(false).meta({ description: 'Whether to include child terms in the terms limiting the result set.' }) } : {}),
+		...(include ? { operator: z.enum(['AND', 'OR']).default('OR').meta({ description: 'Whether items must be assigned all or any of the specified terms.' }) } : {}),
+	});
 	return z
-		.preprocess(
-			(value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : { terms: value }),
-			z.strictObject({
-				terms: idList().prefault([]),
-				...(tax.hierarchical ? { include_children: wpBool.prefault(false) } : {}),
-				...(include ? { operator: z.enum(['AND', 'OR']).default('OR') } : {}),
-			}),
-		)
-		.optional();
+		.preprocess((value) => (value && typeof value === 'object' && !Array.isArray(value) ? value : { terms: value }), query)
+		.optional()
+		.meta({
+			description: include
+				? `Limit result set to items with specific terms assigned in the ${tax.base} taxonomy.`
+				: `Limit result set to items except those with specific terms assigned in the ${tax.base} taxonomy.`,
+			// WordPress's two forms: a list of ids, or the query object.
+			type: ['object', 'array'],
+			oneOf: [
+				{ title: 'Term ID List', description: 'Match terms with the listed IDs.', type: 'array', items: { type: 'integer' } },
+				{
+					title: 'Term ID Taxonomy Query',
+					description: 'Perform an advanced term query.',
+					...fieldArg(query),
+					additionalProperties: false,
+				},
+			],
+		});
 }
 export interface TermFilter {
 	terms: number[];
@@ -203,8 +222,11 @@ export function collectionParams(def: PostType) {
 		orderby: z.enum(def.hierarchical ? [...ORDERBY, 'menu_order'] : ORDERBY).default('date'),
 		search_columns: list(z.enum(SEARCH_COLUMNS)).prefault([]),
 		slug: list(z.string()).optional(),
-		status: list(z.enum(FILTER_STATUSES)).prefault(['publish']),
-		...(def.taxonomies.length ? { tax_relation: z.enum(['AND', 'OR']).optional() } : {}),
+		// WordPress declares the default as the one status, not a list.
+		status: list(z.enum(FILTER_STATUSES)).prefault(['publish']).meta({ description: 'Limit result set to posts assigned one or more statuses.', default: 'publish' }),
+		...(def.taxonomies.length
+			? { tax_relation: z.enum(['AND', 'OR']).optional().meta({ description: 'Limit result set based on relationship between multiple taxonomies.' }) }
+			: {}),
 		...Object.fromEntries(
 			def.taxonomies.flatMap((tax) => [
 				[tax.base, termFilter(tax, true)],
@@ -252,3 +274,6 @@ export interface CollectionParams {
 	parent?: number[];
 	parent_exclude?: number[];
 }
+
+/** WordPress's item routes take digits (`(?P<id>[\d]+)`, `(?P<parent>[\d]+)`): another segment is no route. */
+export const DIGITS = '[\\d]+';

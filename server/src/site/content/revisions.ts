@@ -5,7 +5,7 @@ import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { ContentRow, UserRow } from '../../store/types';
 import { canDelete, canEdit, denied } from './capabilities';
-import { contextParam, idList, searchParam, wpBool, wpInt } from './params';
+import { DIGITS, contextParam, idList, searchParam, wpBool, wpInt } from './params';
 import { checkOrderby, collectionOrder, pagingHeaders, pathId, searchSql, Where } from './query';
 import type { PostType } from './types';
 import { itemUrl, revisionView, viewEnv } from './views';
@@ -59,6 +59,7 @@ export function revisionRoutes(def: PostType): Route[] {
 			summary: `List the revisions of a ${def.type}, newest first`,
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: z.object({ parent: z.string() }),
+			patterns: { parent: DIGITS },
 			query: phpQuery({
 				parent: wpInt().optional(),
 				context: contextParam,
@@ -112,6 +113,7 @@ export function revisionRoutes(def: PostType): Route[] {
 			// WordPress's `get_item_permissions_check` looks at the parent only.
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: itemParams,
+			patterns: { parent: DIGITS, id: DIGITS },
 			query: phpQuery({ context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const parentId = pathId(request, params.parent);
@@ -128,6 +130,7 @@ export function revisionRoutes(def: PostType): Route[] {
 			summary: `Delete a revision of a ${def.type}: refused to everyone (403), as in WordPress, whose \`delete_post\` on a revision is \`do_not_allow\``,
 			allowed: () => false,
 			params: itemParams,
+			patterns: { parent: DIGITS, id: DIGITS },
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			body: z.object({ force: wpBool.optional() }),
 			handler: ({ services, siteUser: user, params, request }) => {

@@ -4,8 +4,9 @@ import { phpQuery } from '../../http/query';
 import { type AllowContext, type Method, type Route, requestContext, route } from '../../http/route';
 import { hashSecret, sameDigest } from '../../security';
 import { canCreate, canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
-import { type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
+import { DIGITS, type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, pagingHeaders, pathId, runCollection } from './query';
+import { postItemSchema } from './post-schema';
 import type { PostType } from './types';
 import type { ContentRow } from '../../store/types';
 import { alternateLink, collectionUrl, contentView, itemUrl, viewEnv } from './views';
@@ -37,6 +38,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			summary: `Update a ${noun}; a change of title, content or excerpt keeps a revision`,
 			allowed: onItem(canEdit),
 			params: idParams,
+			patterns: { id: DIGITS },
 			body,
 			handler: ({ services, siteUser, params, body, request }) => {
 				const id = pathId(request, params.id);
@@ -57,6 +59,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `List ${def.base}, filtered, searched and paged (X-WP-Total, X-WP-TotalPages, Link)`,
+			schema: (services) => postItemSchema(def, services),
 			query: phpQuery(collectionParams(def)),
 			allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || canCreate(siteUser, def),
 			handler: ({ services, siteUser: user, query, request, reply }) => {
@@ -101,6 +104,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 			auth: 'site',
 			batch: true,
 			summary: `Get a ${noun}; \`password\` opens protected content`,
+			schema: (services) => postItemSchema(def, services),
 			// WordPress's `get_item_permissions_check`: readable, editable for `context=edit`, the right password.
 			allowed: (ctx) =>
 				onItem((user, d, row) => {
@@ -109,6 +113,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 					return canRead(user, d, row) && (requestContext(ctx.request) !== 'edit' || canEdit(user, d, row));
 				})(ctx),
 			params: idParams,
+			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam, excerpt_length: wpInt(1).optional(), password: z.string().optional() }),
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {
 				const id = pathId(request, params.id);
@@ -139,6 +144,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 				: `Delete a ${noun} (force=true is required: it has no trash)`,
 			allowed: onItem(canDelete),
 			params: idParams,
+			patterns: { id: DIGITS },
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			// WordPress reads parameters from the body too.
 			body: z.object({ force: wpBool.optional() }),

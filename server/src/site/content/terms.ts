@@ -6,7 +6,7 @@ import type { Services } from '../../services';
 import type { TermRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canManageTerms, canRead, denied } from './capabilities';
-import { type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
+import { DIGITS, type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
 import { pagingHeaders, pathId, searchTerms, Where } from './query';
 import { filterDescription } from './kses';
 import { sanitizeTitle } from './render';
@@ -170,6 +170,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			allowed: onTerm((user) => canManageTerms(user)),
 			summary: `Update a ${tax.noun}: name, description, slug${tax.hierarchical ? ', parent' : ''}`,
 			params: z.object({ id: z.string() }),
+			patterns: { id: DIGITS },
 			body: updateBody,
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const id = pathId(request, params.id);
@@ -283,6 +284,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			summary: `Get a ${tax.noun}`,
 			allowed: onTerm((user, _row, ctx) => requestContext(ctx.request) !== 'edit' || canManageTerms(user)),
 			params: z.object({ id: z.string() }),
+			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam }),
 			schema: termSchema(tax),
 			handler: ({ services, siteUser: user, params, query, request }) => {
@@ -346,6 +348,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			summary: `Delete a ${tax.noun} (force=true is required: terms have no trash)${tax.name === CATEGORY.name ? "; its posts left without a category get the default one, which cannot be deleted" : ''}`,
 			allowed: onTerm((user, row) => canManageTerms(user) && !(tax.name === CATEGORY.name && row.id === DEFAULT_CATEGORY)),
 			params: z.object({ id: z.string() }),
+			patterns: { id: DIGITS },
 			query: phpQuery({ force: forceParam }),
 			// WordPress reads parameters from the body too.
 			body: z.object({ force: forceParam }),
