@@ -23,7 +23,8 @@ const contextOf = (req: Req) => {
 
 /** Paths to a `meta` field anywhere in an answer (an item, a list's items, an embedded item, a batch answer). */
 const META = /(^|\.|\])meta$/;
-const META_FIELD = /(^|\.|\])meta\.(footnotes|_builder_edit_mode|_builder_template_type|_builder_data|_builder_page_settings)$/;
+/** A spec meta field in an answer, or in the index's description of the `meta` argument (`args.meta.properties.footnotes`). */
+const META_FIELD = /(^|\.|\])meta(\.properties)?\.(footnotes|_builder_edit_mode|_builder_template_type|_builder_data|_builder_page_settings)$/;
 
 /**
  * WordPress core routes of the block editor, themes, plugins, widgets and menus: not part of the site the spec
@@ -48,7 +49,9 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 			d.kind === 'missing key' &&
 			(BEYOND_SURFACE_ROUTES.test(d.path) ||
 				(req.family === 'index' && d.path === '_links.wp:active-theme') ||
-				(['types', 'taxonomies'].includes(req.family) && BEYOND_SURFACE_TYPES.includes(d.path))),
+				(['types', 'taxonomies'].includes(req.family) && BEYOND_SURFACE_TYPES.includes(d.path)) ||
+				// A post type of theirs in an argument's enum (`has_published_posts`).
+				(['index', 'OPTIONS'].includes(req.family) && /\.enum\.[a-z_]+$/.test(d.path) && BEYOND_SURFACE_TYPES.includes(d.path.split('.').pop()!))),
 	},
 	{
 		id: 'index-namespaces',
@@ -80,7 +83,9 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		id: 'media-featured-media',
 		spec: 'Media: "Fields: `date`, `date_gmt`, `slug`, `status` (same enum as Post), `title` (object), `author`, `featured_media`, `comment_status`, ..." (WordPress gives attachments no `featured_media`: they do not support `thumbnail`)',
 		matches: (d, req) =>
-			d.kind === 'extra key' && /(^|\.|\])featured_media$/.test(d.path) && (req.family === 'media' || req.path.includes('/media') || d.path.includes('wp:featuredmedia[]')),
+			d.kind === 'extra key' &&
+			/(^|\.|\])featured_media$/.test(d.path) &&
+			(req.family === 'media' || req.path.includes('/media') || d.path.includes('wp:featuredmedia[]') || d.path.startsWith('routes./wp/v2/media')),
 	},
 	{
 		id: 'wordpress-6.5-class-list',
@@ -123,8 +128,8 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 	{
 		id: 'newer-collection-parameters',
 		spec:
-			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true" (collection GET parameters; WordPress 6.1 predates them)',
-		matches: (d) => d.kind === 'extra key' && /(^|\.)args\.(search_semantics|search_columns|ignore_sticky)$/.test(d.path),
+			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true", "`format` | array of format enum values | | posts" (collection GET parameters) and "GET takes `context`, `excerpt_length` (integer), `password`" (posts and pages items); WordPress 6.1 predates them',
+		matches: (d) => d.kind === 'extra key' && /(^|\.)args\.(search_semantics|search_columns|ignore_sticky|format|excerpt_length)$/.test(d.path) && (!d.path.endsWith('format') || /(^routes\.\/wp\/v2\/posts\.|^endpoints)/.test(d.path)),
 	},
 ];
 

@@ -31,7 +31,8 @@ type BatchRequest = z.output<typeof batchRequest>;
 const batchBody = z.object({
 	validation: z.enum(['require-all-validate', 'normal']).default('normal'),
 	// As WordPress reads an array parameter, text is a list (`"nope"` is one request, not an object).
-	requests: z.preprocess(toList, z.array(batchRequest).min(1).max(MAX_BATCH_REQUESTS)),
+	// No minimum: WordPress answers an empty list with no responses (207).
+	requests: z.preprocess(toList, z.array(batchRequest).max(MAX_BATCH_REQUESTS)),
 });
 
 /** One answer of the batch, as WordPress envelopes it. */

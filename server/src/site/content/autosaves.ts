@@ -86,7 +86,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			auth: 'site',
 			summary: `List the autosaves of a ${def.type}`,
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.id), 'autosaves') !== undefined,
-			params: z.object({ id: z.string() }),
+			params: z.object({ id: z.string().meta({ argument: false }) }),
 			patterns: { id: DIGITS },
 			query: phpQuery({ parent: wpInt().optional(), context: contextParam }),
 			handler: ({ services, siteUser: user, params, query, request }) => {
@@ -105,7 +105,8 @@ export function autosaveRoutes(def: PostType): Route[] {
 			auth: 'site',
 			summary: `Autosave a ${def.type}: updates your own draft, else keeps your autosave of it`,
 			allowed: ({ services, siteUser, params, request }) => canEdit(siteUser, def, getItem(services, def, pathId(request, params.id))),
-			params: z.object({ id: z.string() }),
+			// The path's item; WordPress's route names it `id` in the pattern but declares `parent` as its argument.
+			params: z.object({ id: z.string().meta({ argument: false }) }),
 			patterns: { id: DIGITS },
 			body,
 			handler: ({ services, siteUser: user, params, body, request }) => {

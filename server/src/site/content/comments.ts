@@ -215,8 +215,10 @@ const commentBody = z.object({
 	post: wpInt(0).optional(),
 	// WordPress checks the status in its handler: the argument is any string.
 	status: z.enum(WRITE_STATUSES).optional().meta({ enum: undefined }),
-	type: z.string().optional(),
-	meta: z.record(z.string(), z.unknown()).optional(),
+	// Read by the handler (only `comment` may be created), not an argument WordPress declares.
+	type: z.string().optional().meta({ argument: false }),
+	// WordPress's comment meta registers no field: an object with no properties.
+	meta: z.record(z.string(), z.unknown()).optional().meta({ properties: {} }),
 });
 type CommentBody = z.output<typeof commentBody>;
 

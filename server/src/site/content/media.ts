@@ -524,7 +524,8 @@ export const mediaRoutes: Route[] = [
 		path: `${BASE}/{id}/edit`,
 		auth: 'site',
 		summary: 'Edit an image (rotate, crop) into a new media item (201, Location): the original stays as it is',
-		params: idParams,
+		// WordPress's edit route declares no `id` argument (the pattern carries it).
+		params: z.object({ id: z.string().meta({ argument: false }) }),
 		// `edit_media_item_permissions_check`: `upload_files`, then the item's update check.
 		allowed: onItem((_, user, row) => can(user, 'upload_files') && canEdit(user, MEDIA, row)),
 		patterns: { id: DIGITS },
