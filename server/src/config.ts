@@ -71,6 +71,19 @@ export const configSchema = z.object({
 	webhookBackoffMs: z.coerce.number().int().min(1).default(2000).describe('first wait between webhook attempts (doubles each time, with jitter)'),
 	webhookMaxBackoffMs: z.coerce.number().int().min(1).default(15 * 60 * 1000).describe('longest wait between webhook attempts'),
 	webhookTimeoutMs: z.coerce.number().int().min(100).default(10000).describe('time limit of one webhook attempt'),
+	/**
+	 * Server-sent-event streams (`GET /sandbox/v1/events`): open at once per user and in all (each holds a
+	 * connection and a descriptor), and how many bytes a stream may have waiting for a client that does not
+	 * read before it is closed (the server's memory stays bounded).
+	 */
+	eventStreamsPerUser: z.coerce.number().int().min(1).default(16).describe('event streams (GET /sandbox/v1/events) one user may have open at once'),
+	eventStreamsMax: z.coerce.number().int().min(1).default(256).describe('event streams open at once on the server, all users together'),
+	eventStreamBufferBytes: z.coerce.number().int().min(1024).default(256 * 1024).describe('bytes an event stream may have waiting for a client that does not read; past it the stream is closed'),
+	/**
+	 * Largest answer of `POST /batch/v1` (the sum of its requests' answers): a request whose answer would
+	 * take the batch past it still runs, and its answer keeps its status and headers with an error body.
+	 */
+	batchAnswerMaxBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024).describe('largest answer of POST /batch/v1, in bytes: past it, a request still runs but its answer body is an error saying so'),
 	/** How long a shutdown waits for requests in flight; then their connections are cut (a client may never finish). */
 	shutdownGraceMs: z.coerce.number().int().min(0).default(10000).describe('how long SIGINT/SIGTERM wait for requests in flight before cutting their connections'),
 	/** API key of the bootstrap `admin` user on an empty store, instead of a random one. */

@@ -91,7 +91,8 @@ export const dashboardRoutes = [
 			const only = query.device ? ownDevice(services, user, query.device) : undefined;
 			const watched = (device: DeviceRow | undefined): device is DeviceRow =>
 				!!device && device.user_id === user.id && (!only || device.id === only.id);
-			const stream = request.server.eventStreams.open(reply);
+			const { eventStreamsPerUser: perUser, eventStreamsMax: max, eventStreamBufferBytes: bufferBytes } = services.config;
+			const stream = request.server.eventStreams.open(reply, user.id, { perUser, max, bufferBytes });
 			stream.onEnd(
 				services.events.observe((device, event, data) => {
 					if (watched(device)) stream.send(event, { device: device.name, data });

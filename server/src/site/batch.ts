@@ -113,6 +113,23 @@ async function run(services: Services, batch: FastifyRequest, item: BatchRequest
 	}
 }
 
+/**
+ * Keeps the batch's answer within `--batch-answer-max-bytes`: an answer whose body does not fit any more
+ * keeps its status and headers (the request ran: a 201 keeps its `Location`), and its body becomes an
+ * error saying so, in WordPress's error shape. Bodies that fit are kept whole, never cut.
+ */
+function within(budget: { left: number; limit: number }, answer: Envelope): Envelope {
+	const size = Buffer.byteLength(JSON.stringify(answer.body ?? null));
+	if (size <= budget.left) {
+		budget.left -= size;
+		return answer;
+	}
+	const message =
+		`The answer of this request (${size} bytes) does not fit in the batch's answer, which is at most ${budget.limit} bytes ` +
+		'(server setting --batch-answer-max-bytes). The request ran (see status): read its result back, or send it on its own.';
+	return { ...answer, body: { code: 'rest_batch_answer_too_large', message, data: { status: answer.status, size, limit: budget.limit } } };
+}
+
 /** `POST /batch/v1`; `routes` gives the table the requests are matched against. */
 export function batchRoutes(routes: () => Route[]): Route[] {
 	return [
@@ -133,10 +150,12 @@ export function batchRoutes(routes: () => Route[]): Route[] {
 					return { failed: 'validation', responses: checks.map((check) => (check instanceof ApiError ? errorEnvelope(check) : null)) };
 				}
 				const responses: Envelope[] = [];
+				const budget = { left: services.config.batchAnswerMaxBytes, limit: services.config.batchAnswerMaxBytes };
 				// One after the other, in order: a later request may read what an earlier one wrote.
 				for (const [i, item] of body.requests.entries()) {
 					const check = checks[i];
-					responses.push(check instanceof ApiError ? errorEnvelope(check) : await run(services, request, item, check, allowFor(byPath.get(check.route.path) ?? [], services, request, check.params)));
+					const answer = check instanceof ApiError ? errorEnvelope(check) : await run(services, request, item, check, allowFor(byPath.get(check.route.path) ?? [], services, request, check.params));
+					responses.push(within(budget, answer));
 				}
 				return { responses };
 			},

@@ -25,10 +25,18 @@ const SERVER_INFO = { name: 'wdm-engine', title: 'WDM dynamic-content engine', v
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: a load-time import would be circular
 const table = (): Route[] => (require('../../routes') as typeof import('../../routes')).routes;
 
-/** A route answer as MCP tool content: the JSON as text, and as structured content when it is an object. */
+/**
+ * Largest route answer a tool result also carries as `structuredContent`. The text block is what every
+ * client reads (the protocol's backwards-compatible channel); the structured copy doubles the answer,
+ * so a large answer (a post with megabytes of content) is carried once, as text only.
+ */
+export const STRUCTURED_MAX_BYTES = 64 * 1024;
+
+/** A route answer as MCP tool content: the JSON as text, and as structured content when it is a small object. */
 function toolResult(data: unknown) {
-	const structured = data !== null && typeof data === 'object' && !Array.isArray(data);
-	return { content: [{ type: 'text' as const, text: JSON.stringify(data ?? null) }], ...(structured ? { structuredContent: data as Record<string, unknown> } : {}) };
+	const text = JSON.stringify(data ?? null);
+	const structured = data !== null && typeof data === 'object' && !Array.isArray(data) && Buffer.byteLength(text) <= STRUCTURED_MAX_BYTES;
+	return { content: [{ type: 'text' as const, text }], ...(structured ? { structuredContent: data as Record<string, unknown> } : {}) };
 }
 
 /** An MCP server for one request: the site's tools, each run as the request's caller. */
