@@ -116,3 +116,38 @@ describe('comments', () => {
 		expect(issues(checked, { ...comment, post: 'x' }).length).toBe(1);
 	});
 });
+
+describe('media, revisions and autosaves', () => {
+	test("a media item's answers validate against WordPress's attachment schema (no password, the file's fields)", async () => {
+		const schema = await schemaOf('/cms/v2/media');
+		expect(schema).toMatchObject({ title: 'attachment', type: 'object' });
+		expect(schema.properties).not.toHaveProperty('password');
+		expect(schema.properties.media_type).toMatchObject({ type: 'string', enum: ['image', 'file'], readonly: true });
+		const res = await fetch(`${server.url}/wp-json/cms/v2/media`, {
+			method: 'POST',
+			headers: { ...u.admin.headers, 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="notes.txt"' },
+			body: 'notes',
+		});
+		const media = (await res.json()) as { id: number };
+		expect(res.status).toBe(201);
+		// WordPress's own schema is not true to its attachments there: their status is `inherit`, an unattached one's `post` null.
+		const properties = { ...schema.properties, status: { type: 'string', enum: ['inherit', 'private'] }, post: { type: ['integer', 'null'] } };
+		for (const context of ['view', 'edit', 'embed']) {
+			expect(issues({ ...schema, properties }, (await cms.get(`/media/${media.id}`, u.admin, { context })).body)).toEqual([]);
+		}
+	});
+
+	test("revisions and autosaves validate against WordPress's revision schema; an autosave's has preview_link", async () => {
+		const post = await cms.create('/posts', u.admin, { title: 'Revised', content: 'One', status: 'publish' });
+		await cms.post(`/posts/${post.id}`, u.admin, { content: 'Two' });
+		const revisions = await schemaOf(`/cms/v2/posts/${post.id}/revisions`);
+		expect(revisions).toMatchObject({ title: 'post-revision' });
+		expect(revisions.properties).not.toHaveProperty('preview_link');
+		for (const revision of (await cms.get(`/posts/${post.id}/revisions`, u.admin, { context: 'edit' })).body) expect(issues(revisions, revision)).toEqual([]);
+		const autosaves = await schemaOf(`/cms/v2/posts/${post.id}/autosaves`);
+		expect(autosaves.properties.preview_link).toMatchObject({ type: 'string', format: 'uri', context: ['edit'], readonly: true });
+		const autosave = await cms.post(`/posts/${post.id}/autosaves`, u.admin, { content: 'Three' });
+		expect(autosave.status).toBe(200);
+		expect(issues(autosaves, autosave.body)).toEqual([]);
+	});
+});

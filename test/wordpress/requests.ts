@@ -144,7 +144,8 @@ const postsRead: Req[] = [
 	...asEach(ROLES, (as) => get('posts', as, `${W}/posts`, { status: 'draft' })),
 	...asEach(ROLES, (as) => get('posts', as, `${W}/posts`, { status: ['publish', 'private'] })),
 	...asEach(ROLES, (as) => get('posts', as, `${W}/posts`, { context: 'edit' })),
-	get('posts', 'admin', `${W}/posts`, { status: 'any' }),
+	// Ordered by id: by date, drafts made in the same second on one site and not on the other tie differently.
+	get('posts', 'admin', `${W}/posts`, { status: 'any', orderby: 'id', order: 'asc' }),
 	get('posts', 'admin', `${W}/posts`, { status: 'future' }),
 	get('posts', 'anonymous', `${W}/posts`, { context: 'embed' }),
 	get('posts', 'anonymous', `${W}/posts`, { context: 'nonsense' }),

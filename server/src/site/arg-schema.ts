@@ -141,8 +141,9 @@ export function clean(schema: Schema): Schema {
 	if (out.minimum === -SAFE || (out.minimum === 0 && out.maximum === undefined)) delete out.minimum;
 	delete out.propertyNames;
 	delete out.maxLength;
-	// A nested object's list of required fields: WordPress marks each field itself (`required: true`).
-	if (Array.isArray(out.required)) delete out.required;
+	// A nested object's list of required fields: WordPress marks each field itself (`required: true`),
+	// but for a schema it writes out with its forms (`oneOf`, media edit's `modifiers`).
+	if (Array.isArray(out.required) && !Array.isArray(out.oneOf)) delete out.required;
 	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = clean(out.items as Schema);
 	if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = clean(out.additionalProperties as Schema);
 	if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties)) {

@@ -12,6 +12,7 @@ import { pathId } from './query';
 import { readableParent } from './revisions';
 import type { PostType } from './types';
 import { revisionView, viewEnv } from './views';
+import { revisionItemSchema } from './post-schema';
 import { checkUpdate, contentEnv, getItem, type WriteEnv, writeItem } from './write';
 
 const autosaveSlug = (postId: number) => `${postId}-autosave-v1`;
@@ -84,6 +85,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			method: 'GET',
 			path: base,
 			auth: 'site',
+			schema: () => revisionItemSchema(def, true),
 			summary: `List the autosaves of a ${def.type}`,
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.id), 'autosaves') !== undefined,
 			params: z.object({ id: z.string().meta({ argument: false }) }),
@@ -129,6 +131,7 @@ export function autosaveRoutes(def: PostType): Route[] {
 			method: 'GET',
 			path: `/cms/v2/${def.base}/{parent}/autosaves/{id}`,
 			auth: 'site',
+			schema: () => revisionItemSchema(def, true),
 			summary: `Get the latest autosave of a ${def.type} (whichever autosave id is named, as WordPress 6.1)`,
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: z.object({ parent: z.string(), id: z.string() }),

@@ -17,6 +17,7 @@ import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
 import { ALL, alternateLink, collectionUrl, type ContextTable, contentView, EDIT, inContext, itemUrl, POST_FIELDS, rawRendered, VIEW_EDIT, type ViewEnv, viewEnv } from './views';
+import { mediaItemSchema } from './post-schema';
 import { checkUpdate, contentEnv, deleteItem, getItem, type WriteEnv, writeItem } from './write';
 
 /**
@@ -422,6 +423,7 @@ export const mediaRoutes: Route[] = [
 		method: 'GET',
 		path: BASE,
 		auth: 'site',
+		schema: (services) => mediaItemSchema(MEDIA, services),
 		summary: 'List media, filtered (media_type, mime_type, parent, ...), searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
 		query: mediaParams,
 		handler: ({ services, siteUser: user, query, request, reply }) => {
@@ -499,6 +501,7 @@ export const mediaRoutes: Route[] = [
 		method: 'GET',
 		path: `${BASE}/{id}`,
 		auth: 'site',
+		schema: (services) => mediaItemSchema(MEDIA, services),
 		summary: 'Get a media item with its file URL (source_url) and details',
 		allowed: onItem(canReadMedia),
 		params: idParams,

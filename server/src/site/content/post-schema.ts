@@ -155,3 +155,63 @@ export function postItemSchema(def: PostType, services: Services): Record<string
 	if (!known) cache.set(key, (known = { ...wpItemSchema(def.type, postItemZod(def)), links: schemaLinks(def, href) }));
 	return known;
 }
+
+/**
+ * A revision's item schema (WordPress's revisions controller, `{type}-revision`): its own dates, ids and
+ * slug, and the title, content and excerpt of its post type. An autosave's adds `preview_link`.
+ */
+export function revisionItemZod(def: PostType, autosave: boolean) {
+	const post = postItemZod(def).shape as Record<string, z.ZodType>;
+	const text = Object.fromEntries(['title', 'content', 'excerpt'].filter((field) => post[field]).map((field) => [field, post[field]]));
+	const date = (description: string, context: readonly string[]) => z.string().meta({ description, format: 'date-time', ...ctx(context) });
+	return z.object({
+		author: z.int().meta({ description: 'The ID for the author of the revision.', ...ctx(ALL) }),
+		date: date("The date the revision was published, in the site's timezone.", ALL),
+		date_gmt: date('The date the revision was published, as GMT.', VIEW_EDIT),
+		guid: post.guid,
+		id: z.int().meta({ description: 'Unique identifier for the revision.', ...ctx(ALL) }),
+		modified: date("The date the revision was last modified, in the site's timezone.", VIEW_EDIT),
+		modified_gmt: date('The date the revision was last modified, as GMT.', VIEW_EDIT),
+		parent: z.int().meta({ description: 'The ID for the parent of the revision.', ...ctx(ALL) }),
+		slug: z.string().meta({ description: 'An alphanumeric identifier for the revision unique to its type.', ...ctx(ALL) }),
+		...text,
+		...(autosave ? { preview_link: z.string().meta({ description: 'Preview link for the post.', format: 'uri', ...readonly(EDIT) }) } : {}),
+	});
+}
+
+export function revisionItemSchema(def: PostType, autosave: boolean): Record<string, unknown> {
+	const key = JSON.stringify([def, autosave ? 'autosave' : 'revision']);
+	let known = cache.get(key);
+	if (!known) cache.set(key, (known = wpItemSchema(`${def.type}-revision`, revisionItemZod(def, autosave))));
+	return known;
+}
+
+/**
+ * A media item's schema (WordPress's attachments controller): the post fields attachments have (no
+ * password), then the file's. `featured_media` is the spec's media field (WordPress's attachments have none).
+ */
+export function mediaItemZod(def: PostType) {
+	const { password: _password, ...post } = postItemZod(def).shape;
+	return z.object({
+		...post,
+		meta: z.looseObject({}).meta({ description: 'Meta fields.', ...ctx(VIEW_EDIT), properties: {} }),
+		featured_media: z.int().meta({ description: 'The ID of the featured media for the post.', ...ctx(ALL) }),
+		alt_text: z.string().meta({ description: 'Alternative text to display when attachment is not displayed.', ...ctx(ALL) }),
+		caption: captionField,
+		description: descriptionField,
+		media_type: z.enum(['image', 'file']).meta({ description: 'Attachment type.', ...readonly(ALL) }),
+		mime_type: z.string().meta({ description: 'The attachment MIME type.', ...readonly(ALL) }),
+		media_details: z.looseObject({}).meta({ description: 'Details about the media file, specific to its type.', ...readonly(ALL), properties: undefined }),
+		post: z.int().nullable().meta({ description: 'The ID for the associated post of the attachment.', type: 'integer', ...ctx(VIEW_EDIT) }),
+		source_url: z.string().meta({ description: 'URL to the original attachment file.', format: 'uri', ...readonly(ALL) }),
+		missing_image_sizes: z.array(z.string()).meta({ description: 'List of the missing image sizes of the attachment.', ...readonly(EDIT) }),
+	});
+}
+
+export function mediaItemSchema(def: PostType, services: Services): Record<string, unknown> {
+	const href = `${services.baseUrl}${REST_PREFIX}/${contentNamespace(services)}/${def.base}/{id}`;
+	const key = JSON.stringify([def, href, 'media']);
+	let known = cache.get(key);
+	if (!known) cache.set(key, (known = { ...wpItemSchema(def.type, mediaItemZod(def)), links: schemaLinks(def, href) }));
+	return known;
+}

@@ -9,6 +9,7 @@ import { DIGITS, contextParam, idList, searchParam, wpBool, wpInt } from './para
 import { checkOrderby, collectionOrder, pagingHeaders, pathId, searchSql, Where } from './query';
 import type { PostType } from './types';
 import { itemUrl, revisionView, viewEnv } from './views';
+import { revisionItemSchema } from './post-schema';
 import { contentEnv } from './write';
 
 /** The post or page a revision route names; WordPress's 404 `rest_post_invalid_parent` otherwise. */
@@ -56,6 +57,7 @@ export function revisionRoutes(def: PostType): Route[] {
 			method: 'GET',
 			path: base,
 			auth: 'site',
+			schema: () => revisionItemSchema(def, false),
 			summary: `List the revisions of a ${def.type}, newest first`,
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
 			params: z.object({ parent: z.string() }),
@@ -109,6 +111,7 @@ export function revisionRoutes(def: PostType): Route[] {
 			method: 'GET',
 			path: `${base}/{id}`,
 			auth: 'site',
+			schema: () => revisionItemSchema(def, false),
 			summary: `Get a revision of a ${def.type}`,
 			// WordPress's `get_item_permissions_check` looks at the parent only.
 			allowed: ({ services, siteUser, params, request }) => readableParent(services, siteUser, def, pathId(request, params.parent)) !== undefined,
