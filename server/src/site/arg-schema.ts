@@ -196,16 +196,6 @@ function wpForm(schema: Schema): Schema {
 }
 
 /**
- * A resource's item schema (a zod object whose fields carry WordPress's `context`, `readonly`, `format`
- * and descriptions as meta) in WordPress's form (`get_public_item_schema`): what OPTIONS and the index's
- * `?context=help` show as the route's `schema`.
- */
-export function wpItemSchema(title: string, item: ZodType): Schema {
-	const json = wpForm(z.toJSONSchema(item, { io: 'output', unrepresentable: 'any' }) as Schema);
-	return { $schema: 'http://json-schema.org/draft-04/schema#', title, type: 'object', properties: json.properties };
-}
-
-/**
  * An item schema's field as a create or update argument (`rest_get_endpoint_args_for_schema`): its
  * keywords without the field's own `context` and `readonly`, to give as the argument's meta.
  */

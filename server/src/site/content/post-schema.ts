@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wpItemSchema } from '../arg-schema';
+import { wpItemSchema } from '../item-schema';
 import { REST_PREFIX } from '../../http/dispatch';
 import type { Services } from '../../services';
 import { contentNamespace } from './namespace';
