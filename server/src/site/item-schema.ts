@@ -24,7 +24,8 @@ function wpForm(schema: Schema): Schema {
 	if (Array.isArray(out.required)) delete out.required;
 	// Open maps (zod's records) are WordPress's plain objects; an explicit `true` (meta) stays.
 	if (out.additionalProperties !== true) delete out.additionalProperties;
-	if (out.properties && typeof out.properties === 'object') {
+	// (`properties: []` is PHP's empty map as WordPress writes it: kept as it is.)
+	if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties)) {
 		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, wpForm(v)]));
 	}
 	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = wpForm(out.items as Schema);
