@@ -156,8 +156,12 @@ describe.each([
 			requests: { request: [{ method: 'POST', path: '/cms/v2/posts', body: '{nope' }] },
 		});
 		expect(badBody.error?.message).toMatch(/^Body of request 1 is not valid JSON/);
+		// No requests: the site runs nothing and answers no responses, as WordPress (207).
 		const empty = await runNode(site(), 'CUSTOM.wdmSite', { operation: 'batch', requests: {} });
-		expect(empty.error).toMatchObject({ httpCode: '400', message: 'Invalid parameter(s): requests' });
+		expect(empty.error).toBeUndefined();
+		expect(empty.items).toEqual([]);
+		const refused = await runNode(site(), 'CUSTOM.wdmSite', { operation: 'batch', requestsSource: 'json', requestsJson: JSON.stringify(Array.from({ length: 26 }, () => ({ path: '/cms/v2/posts' }))) });
+		expect(refused.error).toMatchObject({ httpCode: '400', message: 'Invalid parameter(s): requests' });
 	});
 
 	describe('oEmbed', () => {

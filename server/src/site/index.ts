@@ -34,7 +34,7 @@ function shapeOf(schema: ZodType): Record<string, ZodType> | undefined {
 }
 
 /** A field's meta, or that of the schema its `.optional()` / `.default()` wraps. */
-function ownMeta(field: ZodType): Record<string, unknown> | undefined {
+export function ownMeta(field: ZodType): Record<string, unknown> | undefined {
 	for (let at: ZodType | undefined = field; at; at = (at.def as { innerType?: ZodType }).innerType) {
 		const meta = z.globalRegistry.get(at);
 		if (meta) return meta;
