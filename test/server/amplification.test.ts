@@ -31,7 +31,8 @@ beforeAll(async () => {
 	store.close();
 	const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('WDM_')));
 	// A batch answer of at most 8 MiB, so that a batch of 2 MB bodies reaches it.
-	proc = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--data', data, '--log-level', 'warn', '--batch-answer-max-bytes', String(8 * MB)], { env, cwd: ROOT });
+	// The 50 MB batch is over the default JSON body limit (16 MiB): raised, as its caller would.
+	proc = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--data', data, '--log-level', 'warn', '--batch-answer-max-bytes', String(8 * MB), '--json-body-limit', String(64 * MB)], { env, cwd: ROOT });
 	let out = '';
 	proc.stdout.on('data', (chunk) => (out += chunk));
 	proc.stderr.on('data', (chunk) => (out += chunk));
