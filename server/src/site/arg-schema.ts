@@ -174,32 +174,3 @@ export const ARG_JSON = {
 		if (meta && 'default' in meta) jsonSchema.default = meta.default;
 	},
 } satisfies Parameters<typeof z.toJSONSchema>[1];
-
-/** zod's nullable (`anyOf: [X, {type: 'null'}]`) as WordPress writes it (`type: [X, 'null']`), recursively, without zod's object keywords. */
-function wpForm(schema: Schema): Schema {
-	let out: Schema = { ...schema };
-	const any = out.anyOf as Schema[] | undefined;
-	if (Array.isArray(any) && any.length === 2 && any.some((s) => s.type === 'null')) {
-		const [other] = any.filter((s) => s.type !== 'null');
-		const { anyOf: _, ...rest } = out;
-		out = { ...wpForm(other), ...rest, type: [other.type, 'null'] };
-	}
-	delete out.$schema;
-	delete out.additionalProperties;
-	if (Array.isArray(out.required)) delete out.required;
-	out = clean(out);
-	if (out.properties && typeof out.properties === 'object' && !Array.isArray(out.properties)) {
-		out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, wpForm(v)]));
-	}
-	if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = wpForm(out.items as Schema);
-	return out;
-}
-
-/**
- * An item schema's field as a create or update argument (`rest_get_endpoint_args_for_schema`): its
- * keywords without the field's own `context` and `readonly`, to give as the argument's meta.
- */
-export function fieldArg(field: ZodType): Schema {
-	const { context: _c, readonly: _r, ...rest } = wpForm(z.toJSONSchema(field, ARG_JSON) as Schema);
-	return rest;
-}

@@ -1,5 +1,5 @@
-import { z, type ZodObject } from 'zod';
-import { clean } from './arg-schema';
+import { z, type ZodObject, type ZodType } from 'zod';
+import { ARG_JSON, clean } from './arg-schema';
 import type { Contexts, ContextTable } from './content/views';
 
 /**
@@ -19,7 +19,7 @@ export type ItemSchema = {
 type Schema = Record<string, unknown>;
 
 /** zod's object keywords out, recursively: WordPress lists fields, it does not close objects. */
-function wpForm(schema: Schema): Schema {
+export function wpForm(schema: Schema): Schema {
 	const out = clean(schema);
 	if (Array.isArray(out.required)) delete out.required;
 	// Open maps (zod's records) are WordPress's plain objects; an explicit `true` (meta) stays.
@@ -56,4 +56,13 @@ export function contextTable(object: ZodObject): ContextTable {
 		if (context?.length) table[name] = context;
 	}
 	return table;
+}
+
+/**
+ * An item schema's field as a create or update argument (`rest_get_endpoint_args_for_schema`): its
+ * keywords without the field's own `context` and `readonly`, to give as the argument's meta.
+ */
+export function fieldArg(field: ZodType): Schema {
+	const { $schema: _s, context: _c, readonly: _r, ...rest } = wpForm(z.toJSONSchema(field, ARG_JSON) as Schema);
+	return rest;
 }

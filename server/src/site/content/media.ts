@@ -9,7 +9,7 @@ import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
-import { fieldArg } from '../arg-schema';
+import { fieldArg } from '../item-schema';
 import { captionField, descriptionField } from './post-schema';
 import { DIGITS, type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';

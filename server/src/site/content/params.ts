@@ -1,6 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { qBool } from '../../http/schema';
-import { fieldArg } from '../arg-schema';
+import { fieldArg } from '../item-schema';
 import { isDateTime } from './dates';
 import { contentField, excerptField, titleField } from './post-schema';
 import { FILTER_STATUSES, FORMATS, type PostType, type Taxonomy, WRITABLE_STATUSES } from './types';
