@@ -222,6 +222,9 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 	const byPath = routesByPath(routes);
 	for (const route of routes) {
 		const gateway = usesEnvelope(route.path);
+		// The indexes link whatever `_fields` asks (WordPress's `get_index` adds its links itself; the
+		// controllers add theirs only when `_links` is asked for).
+		const linksAlways = route.path === '/' || namespaceOf(route.path) === route.path.slice(1);
 		const group = byPath.get(route.path) ?? [route];
 		const options: RouteOptions = {
 			method: route.method,
@@ -252,9 +255,6 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 				// once the answer was out. Nothing more to send.
 				if (data === reply || reply.sent) return reply;
 				if (gateway) return { success: true, data: data ?? null };
-				// The indexes link whatever `_fields` asks (WordPress's `get_index` adds its links itself; the
-				// controllers add theirs only when `_links` is asked for).
-				const linksAlways = route.path === '/' || namespaceOf(route.path) === route.path.slice(1);
 				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) }, { linksAlways });
 			},
 		};

@@ -200,10 +200,11 @@ export function serveMcpTransport(app: FastifyInstance) {
 		},
 	});
 	app.addHook('onSend', (request, reply, payload, done) => {
-		const accept = String(request.headers.accept ?? '');
-		const mcpClient = /application\/json|text\/event-stream/.test(accept) && !accept.includes('text/html');
-		if (reply.statusCode === 401 && mcpClient && request.url.split('?')[0] === MCP_PATH) {
-			reply.header('www-authenticate', 'Basic realm="WDM site", charset="UTF-8"');
+		// Every answer passes here: the status first, the headers only for a 401 of this endpoint.
+		if (reply.statusCode === 401 && request.url.split('?')[0] === MCP_PATH) {
+			const accept = String(request.headers.accept ?? '');
+			const mcpClient = /application\/json|text\/event-stream/.test(accept) && !accept.includes('text/html');
+			if (mcpClient) reply.header('www-authenticate', 'Basic realm="WDM site", charset="UTF-8"');
 		}
 		done(null, payload);
 	});
