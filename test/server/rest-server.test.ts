@@ -514,6 +514,11 @@ describe('what WordPress reads from a request, and what it says back (the differ
 		const tag = await call('pretty', 'POST', '/wp/v2/tags', { headers: as(u.author), json: { name: 'allowed-after' } });
 		expect(tag.status).toBe(201);
 		expect(tag.headers.get('allow')).toBe('POST');
+		// A contributor's new comment is answered in the view context (it does not moderate): GET stays allowed.
+		const published = await cms.create('/posts', u.admin, { title: 'Open for comments', status: 'publish' });
+		const contributed = await call('pretty', 'POST', '/wp/v2/comments', { headers: as(u.contributor), json: { post: published.id, content: 'From a contributor' } });
+		expect(contributed.status).toBe(201);
+		expect(contributed.headers.get('allow')).toBe('GET, POST');
 		// A comment on a draft: refused, and POST is not allowed for that request.
 		const draft = await cms.create('/posts', u.admin, { title: 'Draft', status: 'draft' });
 		const comment = await call('pretty', 'POST', '/wp/v2/comments', { headers: as(u.admin), json: { post: draft.id, content: 'On a draft' } });

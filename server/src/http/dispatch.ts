@@ -5,7 +5,7 @@ import type { ZodType } from 'zod';
 import type { Services } from '../services';
 import type { UserRow } from '../store/types';
 import type { Route, RouteContext } from './route';
-import { namespaceOf } from './route';
+import { answerContextSet, namespaceOf, setAnswerContext } from './route';
 import { ApiError, badRequest, openAiError, fieldName, invalidParams, safeParse, validationMessage } from './errors';
 import { authenticate, authenticateOnce } from './auth';
 import { bodyTooLarge, LIMIT_SETTINGS, limitBody, routeBodyLimit } from './limits';
@@ -248,6 +248,8 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 				const data = await callRoute(route, services, request, reply, gateway);
 				// WordPress computes `Allow` after the callback: a write may change it (a deleted item allows nothing).
 				if (route.method !== 'GET') {
+					// A site write answers in the edit context unless the route said otherwise, as WordPress's controllers.
+					if (!gateway && !answerContextSet(request)) setAnswerContext(request, 'edit');
 					reply.removeHeader('Allow');
 					setAllow(reply, allowFor(group, services, request, request.params as Record<string, string>));
 				}

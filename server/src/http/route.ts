@@ -39,22 +39,32 @@ export interface AllowContext {
 	request: FastifyRequest;
 }
 
+/** The context a write answered in (WordPress's `$request->set_param('context', ...)` before answering). */
+const answerContexts = new WeakMap<FastifyRequest, 'view' | 'edit'>();
+
 /**
  * The `context` a request asks for, for `allowed` checks: WordPress runs each permission callback on the
- * request itself, so `?context=edit` takes GET out of `Allow` for a caller who may not edit.
+ * request itself, so `?context=edit` takes GET out of `Allow` for a caller who may not edit. After a
+ * write, the context the write answered in.
  */
 export function requestContext(request: FastifyRequest): string {
+	const answered = answerContexts.get(request);
+	if (answered) return answered;
 	const context = (request.query as Record<string, unknown> | undefined)?.context;
 	return typeof context === 'string' ? context : 'view';
 }
 
 /**
- * Sets the request's `context` after a write, as WordPress's controllers do (`$request->set_param('context',
- * 'edit')` before answering a create or an update): the `Allow` header, computed after the handler, reads it.
+ * The context a write answers in. WordPress's controllers answer a create, an update or a delete in the
+ * edit context, which the dispatcher sets after every site write for the `Allow` it computes then; a
+ * route whose WordPress twin answers otherwise says so here (a term's delete, a comment by a non-moderator).
  */
-export function setRequestContext(request: FastifyRequest, context: 'view' | 'edit') {
-	(request.query as Record<string, unknown>).context = context;
+export function setAnswerContext(request: FastifyRequest, context: 'view' | 'edit') {
+	answerContexts.set(request, context);
 }
+
+/** Whether the route already said which context its write answers in. */
+export const answerContextSet = (request: FastifyRequest) => answerContexts.has(request);
 
 type Infer<S> = S extends ZodType ? z.output<S> : undefined;
 

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type AllowContext, type Method, type Route, requestContext, route } from '../../http/route';
+import { type AllowContext, type Method, type Route, requestContext, route, setAnswerContext } from '../../http/route';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { CommentRow, ContentRow, UserRow } from '../../store/types';
@@ -449,6 +449,8 @@ export function commentRoutes(): Route[] {
 			handler: ({ services, siteUser, body, request, reply }) => {
 				const { zone } = contentEnv(services, siteUser, POST);
 				const { user, post, moderator } = createPermission(services, siteUser, body, request.ip);
+				// WordPress answers a new comment in the view context to who does not moderate.
+				if (!moderator) setAnswerContext(request, 'view');
 
 				const raw = request.body as { id?: unknown } | undefined;
 				if (raw?.id) throw badRequest('Cannot create existing comment.', 'rest_comment_exists');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
-import { type AllowContext, type Method, type Route, requestContext, route, setRequestContext } from '../../http/route';
+import { type AllowContext, type Method, type Route, requestContext, route, setAnswerContext } from '../../http/route';
 import type { Services } from '../../services';
 import type { TermRow, UserRow } from '../../store/types';
 import { can } from '../roles';
@@ -204,7 +204,6 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 					}
 					return store.terms.save({ ...before, name, slug, description: body.description === undefined ? before.description : filterDescription('term', body.description), parent });
 				});
-				setRequestContext(request, 'edit');
 				return termView(services, tax, row, services.store.terms.counts([row.id]).get(row.id) ?? 0, 'edit', objectDef);
 			},
 		});
@@ -331,7 +330,6 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 					return store.terms.insert({ taxonomy: tax.name, name, slug, description: filterDescription('term', body.description ?? ''), parent });
 				});
 				reply.code(201).header('Location', termUrl(services, tax, row.id));
-				setRequestContext(request, 'edit');
 				return termView(services, tax, row, 0, 'edit', objectDef);
 			},
 		}),
@@ -365,7 +363,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 					}
 					const previous = termView(services, tax, row, services.store.terms.counts([row.id]).get(row.id) ?? 0, 'view', objectDef);
 					services.store.terms.delete(row, tax.name === CATEGORY.name ? DEFAULT_CATEGORY : undefined);
-					setRequestContext(request, 'view');
+					setAnswerContext(request, 'view');
 					return { deleted: true, previous };
 				});
 			},
