@@ -7,5 +7,8 @@ module.exports = {
 	// n8n-core keeps its instance settings under N8N_USER_FOLDER: give each run a temporary one.
 	setupFiles: ['<rootDir>/test/helpers/n8n-env.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/n8n-teardown.ts'],
+	// The contract's coverage over a whole run (test/helpers/contract-coverage.ts).
+	globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+	globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
 	testTimeout: 20000,
 };

@@ -6,6 +6,7 @@ import { startApp, type App } from '../../server/src/app';
 import type { ServiceOptions } from '../../server/src/services';
 import type { Store } from '../../server/src/store';
 import type { DeviceRow } from '../../server/src/store/types';
+import { checkAnswer } from './contract';
 
 export const ADMIN_KEY = 'test_admin_key_0123456789';
 /** The site application password of `admin` in test servers (WordPress's form: six groups of four). */
@@ -33,7 +34,7 @@ export async function startServer(overrides: Partial<ConfigInput> = {}, options:
 		webhookTimeoutMs: 2000,
 		...overrides,
 	});
-	return startApp(config, options);
+	return startApp(config, { checkAnswer, ...options });
 }
 
 /** The stored row of the device named `name` (tests give their devices names no other user of the server has). */

@@ -27,7 +27,7 @@ test('every route of the table is one operation, with the security its auth asks
 	const operations = Object.values(doc.paths).flatMap((item: any) => Object.values(item));
 	expect(operations).toHaveLength(routes.length);
 	for (const r of routes) {
-		const operation = doc.paths[`/wp-json${r.path}`]?.[r.method.toLowerCase()];
+		const operation = doc.paths[r.path]?.[r.method.toLowerCase()];
 		expect({ route: `${r.method} ${r.path}`, summary: operation?.summary, security: operation?.security }).toEqual({
 			route: `${r.method} ${r.path}`,
 			summary: r.summary,
@@ -40,23 +40,39 @@ test('every route of the table is one operation, with the security its auth asks
 	expect(doc.components.securitySchemes.instanceToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'token' });
 });
 
+test('paths are the routes under the server URL /wp-json', () => {
+	expect(doc.servers).toEqual([expect.objectContaining({ url: '/wp-json' })]);
+	expect(Object.keys(doc.paths)).toContain('/');
+	expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+});
+
+test('answers: the success status and body each route declares, and every error status it answers', () => {
+	const create = doc.paths['/wdm/v1/devices'].post;
+	expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '409', '413', '415', 'default']);
+	const data = create.responses['201'].content['application/json'].schema.properties.data;
+	expect(data).toMatchObject({ type: 'object', additionalProperties: false });
+	expect(data.required).toEqual(expect.arrayContaining(['name', 'status', 'phone']));
+	expect(data.required).not.toContain('token');
+	expect(data.properties.status).toEqual({ type: 'string', enum: ['disconnected', 'connecting', 'connected'] });
+	expect(create.responses['409'].content['application/json'].schema.$ref).toBe('#/components/schemas/GatewayError');
+});
+
 test('parameters and bodies come from the route schemas', () => {
-	const sendText = doc.paths['/wp-json/wdm/v1/send/text'].post;
+	const sendText = doc.paths['/wdm/v1/send/text'].post;
 	const body = sendText.requestBody.content['application/json'].schema;
 	expect(body.properties).toHaveProperty('number');
 	expect(body.properties).toHaveProperty('text');
 	expect(body.required).toEqual(expect.arrayContaining(['number', 'text']));
-	expect(sendText.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/GatewaySuccess');
 
-	const qr = doc.paths['/wp-json/wdm/v1/devices/{name}/qr'].get;
+	const qr = doc.paths['/wdm/v1/devices/{name}/qr'].get;
 	expect(qr.parameters).toContainEqual(expect.objectContaining({ name: 'name', in: 'path', required: true }));
 
-	const posts = doc.paths['/wp-json/cms/v2/posts'].get;
+	const posts = doc.paths['/cms/v2/posts'].get;
 	const perPage = posts.parameters.find((p: any) => p.name === 'per_page');
 	expect(perPage).toMatchObject({ in: 'query', required: false });
 	expect(posts.responses.default.content['application/json'].schema.$ref).toBe('#/components/schemas/SiteError');
 
-	const upload = doc.paths['/wp-json/cms/v2/media'].post;
+	const upload = doc.paths['/cms/v2/media'].post;
 	expect(Object.keys(upload.requestBody.content)).toEqual(['*/*']);
 });
 

@@ -3,9 +3,12 @@ import { z } from 'zod';
 import { route } from '../http/route';
 import { ownDevice } from '../http/auth';
 import { conflict } from '../http/errors';
-import { deviceView } from './views';
+import { deviceAnswer, deviceView } from './views';
 
 const name = z.object({ name: z.string() });
+
+/** What pairing shows while a device is connecting: the QR code as a PNG data URI, the pair code and when both expire. */
+const pairing = { qrcode: z.string().nullable(), paircode: z.string().nullable(), expiresAt: z.number().nullable() };
 
 /** Instance management, on the user's API key. */
 export const deviceRoutes = [
@@ -14,6 +17,7 @@ export const deviceRoutes = [
 		path: '/wdm/v1/devices',
 		auth: 'user',
 		summary: "List the user's devices, with their instance tokens",
+		answer: z.array(deviceAnswer),
 		handler: ({ services, user }) =>
 			services.store.devices.ofUser(user.id).map((d) => deviceView(d, services.instanceToken(d.id))),
 	}),
@@ -30,14 +34,16 @@ export const deviceRoutes = [
 				.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, "-" or "_"' }),
 			profileName: z.string().trim().max(100).optional(),
 		}),
-		handler: ({ services, user, body, reply }) => {
+		answer: deviceAnswer,
+		status: 201,
+		errors: [409],
+		handler: ({ services, user, body }) => {
 			if (services.store.devices.byName(user.id, body.name)) throw conflict(`you already have a device named '${body.name}'`);
 			const id = crypto.randomUUID();
 			const device = services.store.devices.insert(
 				{ id, user_id: user.id, name: body.name, profile_name: body.profileName ?? body.name },
 				services.instanceToken(id),
 			);
-			reply.code(201);
 			return deviceView(device, services.instanceToken(id));
 		},
 	}),
@@ -48,12 +54,13 @@ export const deviceRoutes = [
 		auth: 'user',
 		summary: 'Delete a device with its messages, chats and webhooks',
 		params: name,
+		answer: z.object({ name: z.string(), deleted: z.literal(true) }),
 		handler: ({ services, user, params }) => {
 			const device = ownDevice(services, user, params.name);
 			services.pairing.cancel(device.id);
 			services.presence.cancelAll(device);
 			services.store.devices.delete(device.id);
-			return { name: device.name, deleted: true };
+			return { name: device.name, deleted: true as const };
 		},
 	}),
 
@@ -63,6 +70,7 @@ export const deviceRoutes = [
 		auth: 'user',
 		summary: 'Get the QR code (PNG data URI) and pair code that connect the device',
 		params: name,
+		answer: deviceAnswer.extend(pairing),
 		handler: async ({ services, user, params }) => {
 			const device = await services.pairing.qr(ownDevice(services, user, params.name));
 			return { ...deviceView(device), qrcode: device.qr_code, paircode: device.pair_code, expiresAt: device.qr_expires_at };
@@ -75,6 +83,7 @@ export const deviceRoutes = [
 		auth: 'user',
 		summary: 'Get the connection status of a device',
 		params: name,
+		answer: deviceAnswer.extend({ connected: z.boolean(), ...z.object(pairing).partial().shape }),
 		handler: ({ services, user, params }) => {
 			const device = ownDevice(services, user, params.name);
 			return {
@@ -91,6 +100,7 @@ export const deviceRoutes = [
 		auth: 'user',
 		summary: 'Disconnect the messaging account of a device',
 		params: name,
+		answer: deviceAnswer,
 		handler: ({ services, user, params }) => {
 			const device = ownDevice(services, user, params.name);
 			// A logged-out account shows no typing or recording any more.

@@ -1,10 +1,25 @@
-import type { ChatRow, DeviceRow, MessageRow, WebhookRow } from '../store/types';
+import { z } from 'zod';
+import { DEVICE_STATUSES, type ChatRow, type DeviceRow, type MessageRow, type WebhookRow } from '../store/types';
 import { userJid } from '../network/jid';
 import type { GroupParticipantRow, GroupRow } from '../store/types';
 
 /** How the gateway shows its records to clients (field names per DESIGN.md). */
 
-export function deviceView(row: DeviceRow, token?: string) {
+/** A device as the gateway shows it; its instance token only to its owner's list and to its creation. */
+export const deviceAnswer = z.object({
+	name: z.string(),
+	status: z.enum(DEVICE_STATUSES),
+	phone: z.string().nullable().meta({ description: 'The number of the connected account; null when not connected' }),
+	jid: z.string().nullable(),
+	profileName: z.string().nullable(),
+	isBusiness: z.boolean(),
+	createdAt: z.number().meta({ description: 'Unix time, milliseconds' }),
+	lastDisconnect: z.number().nullable(),
+	lastDisconnectReason: z.string().nullable(),
+	token: z.string().optional().meta({ description: "The device's instance token" }),
+});
+
+export function deviceView(row: DeviceRow, token?: string): z.output<typeof deviceAnswer> {
 	return {
 		name: row.name,
 		status: row.status,

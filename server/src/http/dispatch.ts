@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Route
 import type { ZodType } from 'zod';
 import type { Services } from '../services';
 import type { UserRow } from '../store/types';
-import type { Route, RouteContext } from './route';
+import type { AnswerCheck, Route, RouteContext } from './route';
 import { answerContextSet, namespaceOf, setAnswerContext } from './route';
 import { ApiError, badRequest, openAiError, fieldName, invalidParams, safeParse, validationMessage } from './errors';
 import { authenticate, authenticateOnce } from './auth';
@@ -113,6 +113,7 @@ export async function callRoute(route: Route, services: Services, request: Fasti
 		request,
 		reply,
 	} as RouteContext<unknown, unknown, unknown>;
+	if (typeof route.status === 'number') reply.code(route.status);
 	return route.handler(ctx);
 }
 
@@ -260,9 +261,24 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) }, { linksAlways });
 			},
 		};
+		if (services.checkAnswer) options.onSend = contractCheck(route, services.checkAnswer);
 		if (route.rawBody) app.register(async (scope) => rawBodies(scope).route(options));
 		else app.route(options);
 	}
+}
+
+/**
+ * The test suites' contract check on every answer of `route`: an answer that breaks it becomes a 500
+ * naming why, so that the test that asked fails (a stream is already on its way: the check only records).
+ */
+function contractCheck(route: Route, check: AnswerCheck) {
+	return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+		const contentType = reply.getHeader('content-type') as string | undefined;
+		const broken = check({ route, request, status: reply.statusCode, contentType, payload });
+		if (!broken || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== null && payload !== undefined)) return payload;
+		reply.code(500).header('content-type', 'application/json; charset=utf-8');
+		return JSON.stringify({ code: 'contract_violation', message: broken, data: { status: 500 } });
+	};
 }
 
 /** A scope where every body arrives unparsed, as a Buffer (a file upload); elsewhere bodies are JSON only. */

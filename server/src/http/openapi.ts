@@ -6,10 +6,11 @@ import type { AuthScheme, Route } from './route';
 import { packageVersion } from '../version';
 import { namespaceOf } from './route';
 import { REST_PREFIX, usesEnvelope } from './dispatch';
+import { errorStatuses, reasonOf, successStatuses } from './statuses';
 
 /**
  * The OpenAPI 3.1 document of the route table: one more reader of `routes.ts`, like the site index.
- * Paths are the pretty permalinks (`/wp-json/...`); every route also answers at
+ * Paths are the routes under the pretty permalinks' prefix (`/wp-json`, the server's URL); every route also answers at
  * `/index.php?rest_route=...`, which OpenAPI cannot express as a path, so the description says so.
  */
 
@@ -34,7 +35,6 @@ const SECURITY: Record<AuthScheme, Record<string, string[]>[]> = {
 	site: [{ applicationPassword: [] }, {}],
 };
 
-const toJson = (schema: ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
 /**
  * A converted schema without its own `$schema`, its `$defs` moved into the document's components
@@ -52,7 +52,7 @@ const operationId = (r: Route) => `${r.method.toLowerCase()}${r.path.replace(/[{
 
 function parameters(r: Route, id: string, components: Record<string, JsonSchema>) {
 	const out: object[] = [];
-	const pathParams = embed(toJson(r.params ?? z.object({})), id, components);
+	const pathParams = embed(contractJson(r.params ?? z.object({})), id, components);
 	// Every segment of the template is a parameter, declared in the route's schema or not.
 	for (const [, name] of r.path.matchAll(/\{(\w+)\}/g)) {
 		const declared = pathParams.properties?.[name] ?? { type: 'string' };
@@ -60,7 +60,7 @@ function parameters(r: Route, id: string, components: Record<string, JsonSchema>
 		out.push({ name, in: 'path', required: true, schema: pattern ? { ...declared, pattern: `^(?:${pattern})$` } : declared });
 	}
 	if (r.query) {
-		const query = embed(toJson(r.query), id, components);
+		const query = embed(contractJson(r.query), id, components);
 		for (const [name, schema] of Object.entries(query.properties ?? {})) {
 			const { description, ...rest } = schema;
 			out.push({
@@ -80,27 +80,94 @@ function requestBody(r: Route, id: string, components: Record<string, JsonSchema
 		return { description: 'The file itself; name it with `Content-Disposition: attachment; filename=...`.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
 	}
 	if (!r.body) return undefined;
-	const schema = toJson(r.body);
+	const schema = contractJson(r.body);
 	return { required: (schema.required?.length ?? 0) > 0, content: { 'application/json': { schema: embed(schema, id, components) } } };
 }
 
-/** Answers: the gateway's envelope, or WordPress's bare JSON; errors in the namespace's format. */
-function responses(r: Route) {
-	if (usesEnvelope(r.path)) {
-		return {
-			'200': { description: 'Success: the envelope with the data', content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewaySuccess' } } } },
-			default: { description: 'Error: the envelope with one sentence saying what is wrong', content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayError' } } } },
-		};
+/**
+ * The contract's form of a route's answer: zod's own structure (objects closed, in the output's form),
+ * described by the fields' `description`s. WordPress's keywords in the fields' meta are the item schema's
+ * (`site/item-schema.ts`), not the contract's: `readonly` becomes OpenAPI's `readOnly`, and a field shown in
+ * some contexts only (`context`) is optional; the others (`type`, `properties`... written for the index) are left out.
+ */
+const CONTRACT_META = ['id', 'title', 'description', 'deprecated', 'examples'];
+const contractMeta = {
+	get(schema: ZodType) {
+		const meta = z.globalRegistry.get(schema) as Record<string, unknown> | undefined;
+		if (!meta) return undefined;
+		const kept: Record<string, unknown> = Object.fromEntries(CONTRACT_META.filter((key) => meta[key] !== undefined).map((key) => [key, meta[key]]));
+		if (meta.readonly === true) kept.readOnly = true;
+		return kept;
+	},
+};
+
+/** A route's schema (its input, or its answer as `output`) in the contract's form. */
+function contractJson(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+	return z.toJSONSchema(schema, {
+		io,
+		unrepresentable: 'any',
+		// Only `get` is read: the fields' meta, filtered.
+		metadata: contractMeta as never,
+		override: ({ zodSchema, jsonSchema }) => {
+			const shape = (zodSchema as { _zod: { def: { shape?: Record<string, ZodType> } } })._zod.def.shape;
+			if (io === 'input' || !shape || !Array.isArray(jsonSchema.required)) return;
+			const inContext = (field: ZodType) => (z.globalRegistry.get(field) as { context?: unknown } | undefined)?.context !== undefined;
+			jsonSchema.required = jsonSchema.required.filter((name) => !(shape[name] && inContext(shape[name])));
+		},
+	}) as JsonSchema;
+}
+
+/** The REST server adds these to a site item it answers (`rest-server.ts`): `_links` unless `_fields` leaves them out, `_embedded` on `_embed`. */
+const LINKED = { _links: { type: 'object', additionalProperties: true }, _embedded: { type: 'object', additionalProperties: true } };
+
+function linked(json: JsonSchema): JsonSchema {
+	if (json.type === 'object' && json.properties) return { ...json, properties: { ...json.properties, ...LINKED } };
+	if (json.type === 'array' && json.items && typeof json.items === 'object') return { ...json, items: linked(json.items as JsonSchema) };
+	return json;
+}
+
+/** The error body of a route: OpenAI's on the sandbox's OpenAI-compatible service, the gateway's envelope, or WordPress's. */
+const errorRef = (r: Route) =>
+	`#/components/schemas/${r.path.startsWith('/sandbox/v1/openai/') ? 'OpenAiError' : usesEnvelope(r.path) ? 'GatewayError' : 'SiteError'}`;
+
+/** The body of a success answer: the route's answer (in the gateway's envelope), a file or stream, or nothing said yet. */
+function successContent(r: Route, id: string, components: Record<string, JsonSchema>) {
+	if (r.produces) return { [r.produces]: { schema: { type: 'string', format: 'binary' } } };
+	if (!r.answer) return undefined;
+	const answer = embed(contractJson(r.answer, 'output'), id, components);
+	const schema = usesEnvelope(r.path)
+		? { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: answer }, additionalProperties: false }
+		: linked(answer);
+	return { 'application/json': { schema } };
+}
+
+/** Answers: each success status with its body, each error status the route answers with its namespace's error body. */
+function responses(r: Route, id: string, components: Record<string, JsonSchema>) {
+	const out: Record<string, object> = {};
+	const content = successContent(r, id, components);
+	for (const status of successStatuses(r)) {
+		const description = usesEnvelope(r.path) ? 'Success: the envelope with the data' : "The route's answer, as WordPress gives it (lists carry `X-WP-Total` and `X-WP-TotalPages`)";
+		out[status] = status === 204 || !content ? { description } : { description, content };
 	}
-	return {
-		'200': { description: "The route's answer, as WordPress gives it (lists carry `X-WP-Total` and `X-WP-TotalPages`)" },
-		default: { description: "Error, WordPress's format", content: { 'application/json': { schema: { $ref: '#/components/schemas/SiteError' } } } },
-	};
+	const error = { 'application/json': { schema: { $ref: errorRef(r) } } };
+	for (const status of errorStatuses(r)) out[status] = { description: reasonOf(status), content: error };
+	out.default = { description: 'Server error', content: error };
+	return out;
 }
 
 const SHARED_SCHEMAS: Record<string, JsonSchema> = {
-	GatewaySuccess: { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: {} } },
 	GatewayError: { type: 'object', required: ['success', 'message'], properties: { success: { const: false }, message: { type: 'string' } } },
+	OpenAiError: {
+		type: 'object',
+		required: ['error'],
+		properties: {
+			error: {
+				type: 'object',
+				required: ['message', 'type'],
+				properties: { message: { type: 'string' }, type: { type: 'string' }, code: { type: ['string', 'null'] }, param: { type: ['string', 'null'] } },
+			},
+		},
+	},
 	SiteError: {
 		type: 'object',
 		required: ['code', 'message', 'data'],
@@ -133,7 +200,7 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
 		const id = operationId(r);
 		const tag = tagOf(r);
 		if (!tags.includes(tag)) tags.push(tag);
-		const item = (paths[REST_PREFIX + r.path] ??= {});
+		const item = (paths[r.path] ??= {});
 		const method = r.method.toLowerCase();
 		if (item[method]) throw new Error(`route ${r.method} ${r.path} is declared twice`);
 		const body = requestBody(r, id, components);
@@ -144,18 +211,20 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
 			security: SECURITY[r.auth],
 			parameters: parameters(r, id, components),
 			...(body ? { requestBody: body } : {}),
-			responses: responses(r),
+			responses: responses(r, id, components),
 		};
 	}
 	return {
 		openapi: '3.1.0',
 		info: {
 			...info,
+			license: { name: 'MIT', identifier: 'MIT' },
 			description:
 				'Every route also answers at `/index.php?rest_route=<route>` (e.g. `/index.php?rest_route=/wdm/v1/devices`). ' +
 				'Gateway routes (`wdm/v1`, `sandbox/v1`) answer an envelope `{success, data}`; the site routes answer as WordPress does.',
 		},
-		servers: [{ url: '/' }],
+		// Paths are the routes as the spec writes them, under the REST prefix every route is served at.
+		servers: [{ url: REST_PREFIX, description: 'This server' }],
 		tags: tags
 			.map((name, i) => ({ name, i }))
 			.sort((a, b) => groupOf(a.name) - groupOf(b.name) || a.i - b.i)
@@ -171,7 +240,7 @@ export type OpenApiDocument = ReturnType<typeof openApiDocument>;
 /** Built once per table: converting every schema takes a noticeable moment (tests start many servers). */
 const documents = new WeakMap<Route[], OpenApiDocument>();
 
-function documentOf(routes: Route[]): OpenApiDocument {
+export function documentOf(routes: Route[]): OpenApiDocument {
 	let document = documents.get(routes);
 	if (!document) documents.set(routes, (document = openApiDocument(routes, { title: 'WDM reference server', version: packageVersion() })));
 	return document;

@@ -6,6 +6,8 @@ import { NAMESPACES_LONGEST_FIRST, SERVER_ROUTES } from '../site/namespaces';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+export type SuccessStatus = 200 | 201 | 202 | 204;
+
 /**
  * How a route authenticates its caller:
  * - `user`: `Authorization: Bearer <user API key>` (device and sandbox routes)
@@ -68,7 +70,18 @@ export const answerContextSet = (request: FastifyRequest) => answerContexts.has(
 
 type Infer<S> = S extends ZodType ? z.output<S> : undefined;
 
-export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | undefined, B extends ZodType | undefined> {
+/**
+ * What a handler returns: the route's declared answer (so the compiler holds the code to the contract),
+ * or the reply for a route that answers by itself.
+ */
+type Answer<A> = A extends ZodType ? z.output<A> | FastifyReply | Promise<z.output<A> | FastifyReply> : unknown;
+
+export interface RouteDef<
+	P extends ZodType | undefined,
+	Q extends ZodType | undefined,
+	B extends ZodType | undefined,
+	A extends ZodType | undefined = undefined,
+> {
 	method: Method;
 	/** REST route as the spec writes it, e.g. `/wdm/v1/devices/{name}`. */
 	path: string;
@@ -109,18 +122,44 @@ export interface RouteDef<P extends ZodType | undefined, Q extends ZodType | und
 	 * the route's entry in `OPTIONS` and in the index's `?context=help`. One route of a pattern declares it.
 	 */
 	schema?: (services: Services) => Record<string, unknown>;
+	/**
+	 * What the route answers on success (the contract: the OpenAPI document publishes it, and the test
+	 * suites check every answer against it): the gateway envelope's `data`, or the site's JSON as WordPress
+	 * gives it (the REST server adds `_links` and `_embedded` to a site item itself). Object fields are
+	 * closed: a field the handler adds must be declared. Fields with a `context` meta are optional.
+	 */
+	answer?: A;
+	/** The answer's media type when it is not JSON (a file, an event stream): its body is not described. */
+	produces?: string;
+	/**
+	 * The success statuses when not 200 (201 for a create, 202 for an accepted notification). A single one
+	 * is the answer's status unless the handler sets another.
+	 */
+	status?: SuccessStatus | SuccessStatus[];
+	/**
+	 * The 4XX (and 5XX) statuses the route answers besides those its declaration implies (`http/statuses.ts`):
+	 * 400 for a route that takes input, 401 for one that takes credentials, 404 for one with a path parameter.
+	 */
+	errors?: number[];
 	/** Returns the `data` of the envelope; a route that answers by itself returns the reply. */
-	handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => unknown;
+	handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => Answer<A>;
 }
 
-export type Route = RouteDef<ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+/**
+ * A check of one answer against the route's contract (the test suites'): the reason it breaks the
+ * contract, or undefined. `payload` is what Fastify sends (a JSON string, a Buffer or a stream).
+ */
+export type AnswerCheck = (answer: { route: Route; request: FastifyRequest; status: number; contentType: string | undefined; payload: unknown }) => string | undefined;
+
+export type Route = RouteDef<ZodType | undefined, ZodType | undefined, ZodType | undefined, ZodType | undefined>;
 
 /** Declares a route with its schemas; the handler's arguments are typed from them. */
 export function route<
 	P extends ZodType | undefined = undefined,
 	Q extends ZodType | undefined = undefined,
 	B extends ZodType | undefined = undefined,
->(def: RouteDef<P, Q, B>): Route {
+	A extends ZodType | undefined = undefined,
+>(def: RouteDef<P, Q, B, A>): Route {
 	return def as unknown as Route;
 }
 

@@ -33,7 +33,8 @@ export interface AppPasswordRow {
 	last_ip: string | null;
 }
 
-export type DeviceStatus = 'disconnected' | 'connecting' | 'connected';
+export const DEVICE_STATUSES = ['disconnected', 'connecting', 'connected'] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 
 export interface DeviceRow {
 	id: string;
