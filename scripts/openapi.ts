@@ -1,11 +1,15 @@
 /**
- * Writes the server's OpenAPI document (the route table's, as `GET /openapi.json` serves it) to a file:
- * `tsx scripts/openapi.ts <file>`. For `npm run lint:openapi` and the typed client's generation.
+ * Writes the server's OpenAPI document (the route table's, as `GET /openapi.json` serves it) to a file, and,
+ * given a second file, the TypeScript types `openapi-typescript` generates from it (what `openapi-fetch`
+ * clients are typed with): `tsx scripts/openapi.ts <document.json> [types.d.ts]`.
+ * For `npm run lint:openapi` and `npm run gen:client`; the typed-client test generates its types the same way.
  */
 import fs from 'node:fs';
+import { writeClientTypes } from '../test/clients/typed/generate';
 import { documentOf } from '../server/src/http/openapi';
 import { routes } from '../server/src/routes';
 
-const out = process.argv[2];
-if (!out) throw new Error('usage: tsx scripts/openapi.ts <file>');
-fs.writeFileSync(out, `${JSON.stringify(documentOf(routes), null, '\t')}\n`);
+const [document, types] = process.argv.slice(2);
+if (!document) throw new Error('usage: tsx scripts/openapi.ts <document.json> [types.d.ts]');
+if (types) writeClientTypes(types, document);
+else fs.writeFileSync(document, `${JSON.stringify(documentOf(routes), null, '\t')}\n`);

@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import type { App } from '../../server/src/app';
+import { ADMIN_KEY, startServer } from '../helpers/server';
+import { writeClientTypes } from './typed/generate';
+
+/**
+ * The contract's use: a client generated from the OpenAPI document (`openapi-typescript` + `openapi-fetch`)
+ * compiles for ordinary code and talks to the server. The types are generated from the document now, so
+ * they cannot lag behind the route table; `typed/calls.ts` is the ordinary code.
+ */
+
+const TYPED = path.join(__dirname, 'typed');
+
+/** The casts in a source file (`x as T` but `as const`, `<T>x`, `x!`), each with its text. */
+function casts(file: string): string[] {
+	const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+	const found: string[] = [];
+	const visit = (node: ts.Node) => {
+		const isCast = (ts.isAsExpression(node) && node.type.getText(source) !== 'const') || ts.isTypeAssertionExpression(node) || ts.isNonNullExpression(node);
+		if (isCast) found.push(node.getText(source));
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+let server: App;
+
+beforeAll(async () => {
+	fs.mkdirSync(path.join(TYPED, 'generated'), { recursive: true });
+	writeClientTypes(path.join(TYPED, 'generated', 'wdm-api.d.ts'));
+	server = await startServer();
+}, 60000);
+afterAll(() => server?.close());
+
+test('the calls type-check against the generated types, with no casts', async () => {
+	const tsc = path.join(__dirname, '../../node_modules/.bin/tsc');
+	await expect(promisify(execFile)(tsc, ['-p', path.join(TYPED, 'tsconfig.json')])).resolves.toBeDefined();
+	expect(casts(path.join(TYPED, 'calls.ts'))).toEqual([]);
+}, 120000);
+
+test('gateway: a device is created (201) with its instance token, typed', async () => {
+	const { createDevice, typedClient } = await import('./typed/calls');
+	const { status, device } = await createDevice(typedClient(server.url), ADMIN_KEY, 'typed-1');
+	expect(status).toBe(201);
+	expect(device).toMatchObject({ name: 'typed-1', status: 'disconnected', token: expect.any(String) });
+});
