@@ -112,8 +112,9 @@ function forward(method: Method, item: boolean): Route {
 		patterns: { base: '[\\w-]+', ...(item ? ID_PATTERN : {}) },
 		answer: forwardAnswer(method, item),
 		...(!item && method === 'POST' ? { status: 201 as const } : {}),
-		// 410: an item already in the trash; a term's delete without force is a 501.
-		errors: [403, 410],
+		// The target's errors: its credentials (401), rights (403), an item already in the trash (410), a body
+		// too large (413); a term's delete without force is a 501.
+		errors: [401, 403, 410, 413],
 		// The target's own check; a base of no engine type is no route, which allows nothing.
 		allowed: (ctx) => {
 			const concrete = `/cms/v2/${ctx.params.base}${item ? '/{id}' : ''}`;
