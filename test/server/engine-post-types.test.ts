@@ -67,10 +67,15 @@ test('an added post type is a cms/v2 collection with the posts behaviour, listed
 	const updated = await cms.post(`/movies/${created.id}`, u.author, { title: 'Alien (1979)' });
 	expect(updated.body.title.raw).toBe('Alien (1979)');
 	expect((await cms.get(`/movies/${created.id}`, u.anonymous)).body.title.rendered).toBe('Alien (1979)');
+	// PUT and PATCH update as POST does.
+	expect((await cms.put(`/movies/${created.id}`, u.author, { excerpt: 'In space' })).body).toMatchObject({ title: { raw: 'Alien (1979)' }, excerpt: { raw: 'In space' } });
+	expect((await cms.patch(`/movies/${created.id}`, u.author, { menu_order: 2 })).body.menu_order).toBe(2);
+	expect((await cms.get(`/movies/${created.id}`, u.author, { context: 'edit' })).body).toMatchObject({ excerpt: { raw: 'In space' }, menu_order: 2 });
 	// Posts of the type are not posts.
 	expectWpError(await cms.get(`/posts/${created.id}`, u.admin), 404, 'rest_post_invalid_id', 'Invalid post ID.');
 	// Rights are the posts' rights: a subscriber may not create, an author may not edit another's.
 	expectWpError(await cms.post('/movies', u.subscriber, { title: 'x' }), 403, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
+	expectWpError(await cms.post('/movies', u.anonymous, { title: 'x' }), 401, 'rest_cannot_create', 'Sorry, you are not allowed to create posts as this user.');
 	expectWpError(await cms.post(`/movies/${created.id}`, u.author2, { title: 'x' }), 403, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
 	// Bad ids: a non-digit id is no route.
 	expect((await cms.get('/movies/abc', u.admin)).body.code).toBe('rest_no_route');

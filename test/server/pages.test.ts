@@ -63,6 +63,16 @@ describe('create and read', () => {
 	});
 });
 
+describe('update', () => {
+	test('POST, PUT and PATCH update a page alike', async () => {
+		const page = await create(u.editor, { title: 'Before' });
+		expect((await cms.post(`/pages/${page.id}`, u.editor, { title: 'Posted' })).body.title.raw).toBe('Posted');
+		expect((await cms.put(`/pages/${page.id}`, u.editor, { menu_order: 3 })).body).toMatchObject({ title: { raw: 'Posted' }, menu_order: 3 });
+		expect((await cms.patch(`/pages/${page.id}`, u.editor, { excerpt: 'Patched' })).body).toMatchObject({ menu_order: 3, excerpt: { raw: 'Patched' } });
+		expect((await cms.get(`/pages/${page.id}`, u.editor, { context: 'edit' })).body).toMatchObject({ title: { raw: 'Posted' }, menu_order: 3, excerpt: { raw: 'Patched' } });
+	});
+});
+
 describe('parents', () => {
 	test('a parent must be an existing page, not one below it; the page itself as its parent is no parent', async () => {
 		const top = await create(u.editor, { title: 'Top', status: 'publish' });

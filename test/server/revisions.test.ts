@@ -45,7 +45,14 @@ describe('when revisions are kept', () => {
 	test('pages keep revisions too', async () => {
 		const page = await create(u.editor, { title: 'Page one' }, '/pages');
 		await cms.post(`/pages/${page.id}`, u.editor, { title: 'Page two' });
-		expect(rawTitles((await revisionsOf(page.id, {}, u.editor, '/pages')).body)).toEqual(['Page two']);
+		const [revision] = (await revisionsOf(page.id, {}, u.editor, '/pages')).body;
+		expect(revision.title.raw).toBe('Page two');
+		// One revision of a page, read by its id, in each context.
+		for (const context of ['view', 'edit', 'embed']) {
+			const one = await cms.get(`/pages/${page.id}/revisions/${revision.id}`, u.editor, { context });
+			expect(one.status).toBe(200);
+			expect(one.body).toMatchObject({ id: revision.id, parent: page.id, title: { rendered: 'Page two' } });
+		}
 		// The page's revisions are not under posts.
 		expect((await revisionsOf(page.id, {}, u.editor)).body.code).toBe('rest_post_invalid_parent');
 	});
@@ -234,6 +241,9 @@ describe('autosaves', () => {
 		const autosave = await cms.post(`/pages/${page.id}/autosaves`, u.editor, { title: 'P draft', parent: 0 });
 		expect(autosave.body).toMatchObject({ parent: page.id, title: { raw: 'P draft' } });
 		expect((await cms.get(`/pages/${page.id}/autosaves`, u.editor)).body).toHaveLength(1);
+		const one = await cms.get(`/pages/${page.id}/autosaves/${autosave.body.id}`, u.editor, { context: 'edit' });
+		expect(one.status).toBe(200);
+		expect(one.body).toMatchObject({ id: autosave.body.id, parent: page.id, title: { raw: 'P draft' } });
 		expect((await cms.post(`/pages/${page.id}/autosaves`, u.author, { title: 'x' })).body.code).toBe('rest_cannot_edit');
 	});
 

@@ -44,6 +44,8 @@ describe('update', () => {
 		const tag = await cms.create('/tags', u.author, { name: 'Tag to edit' });
 		expect((await cms.patch(`/tags/${tag.id}`, u.editor, { name: 'Edited tag', slug: 'edited' })).body).toMatchObject({ name: 'Edited tag', slug: 'edited', taxonomy: 'post_tag' });
 		expect((await cms.get(`/tags/${tag.id}`, u.anonymous)).body.name).toBe('Edited tag');
+		expect((await cms.put(`/tags/${tag.id}`, u.editor, { description: 'Put' })).body).toMatchObject({ name: 'Edited tag', description: 'Put' });
+		expect((await cms.get(`/tags/${tag.id}`, u.anonymous)).body.description).toBe('Put');
 	});
 
 	test('rights: editors and administrators (manage_categories); authors, contributors, subscribers 403, anonymous 401', async () => {

@@ -265,6 +265,10 @@ describe('writing users', () => {
 		expect(mine.body).toMatchObject({ id: sub.id, name: 'Subby S.', description: 'About me' });
 		expect((await cms.patch(`/users/${sub.id}`, sub, { first_name: 'Sub' })).body.first_name).toBe('Sub');
 		expect((await cms.put(`/users/${sub.id}`, u.admin, { last_name: 'By' })).body.last_name).toBe('By');
+		// PUT and PATCH of `me` update as POST does.
+		expect((await cms.put('/users/me', sub, { nickname: 'subs' })).body).toMatchObject({ id: sub.id, nickname: 'subs' });
+		expect((await cms.patch('/users/me', sub, { url: 'https://sub.example' })).body).toMatchObject({ id: sub.id, url: 'https://sub.example' });
+		expect((await cms.get('/users/me', sub, { context: 'edit' })).body).toMatchObject({ nickname: 'subs', url: 'https://sub.example' });
 		// An emptied name is the login again.
 		expect((await cms.post('/users/me', sub, { name: '' })).body.name).toBe('subby');
 		expectWpError(await cms.post(`/users/${u.author.id}`, sub, { name: 'X' }), 403, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this user.');

@@ -82,7 +82,7 @@ function siteArgs(table: Record<string, Record<string, unknown>>, services: Serv
 interface Endpoint {
 	methods: string[];
 	allow_batch?: { v1: true };
-	args: object;
+	args: Record<string, unknown>;
 }
 
 interface RouteEntry {
@@ -182,6 +182,29 @@ function indexLinks(user: UserRow | null) {
 // WordPress declares the indexes' `context` with a default only: any value is taken.
 const context = z.unknown().default('view');
 
+/** A namespace's index (the contract): its routes as the site index describes them (methods, endpoints, arguments, links). */
+const namespaceIndex = z.object({
+	namespace: z.string(),
+	routes: z
+		.record(
+			z.string(),
+			z.object({
+				namespace: z.string(),
+				methods: z.array(z.string()),
+				endpoints: z.array(
+					z.object({
+						methods: z.array(z.string()),
+						allow_batch: z.object({ v1: z.literal(true) }).optional(),
+						args: z.record(z.string(), z.unknown()).meta({ description: "The endpoint's arguments, each described as WordPress describes it." }),
+					}),
+				),
+				schema: z.record(z.string(), z.unknown()).optional().meta({ description: "The route's item schema (`context=help`)." }),
+				_links: z.object({ self: z.array(z.object({ href: z.string() })) }).optional(),
+			}),
+		)
+		.meta({ description: "The namespace's routes by path, as the site index shows them." }),
+});
+
 /**
  * `GET /` and `GET /<namespace>` for every namespace, generated from the table. Both answer bare
  * JSON (also `GET /wdm/v1`): they are the REST server's routes, not the gateway's.
@@ -215,6 +238,9 @@ export function indexRoutes(table: Route[]): Route[] {
 			// As in WordPress, `namespace` may name another namespace: its index is answered.
 			// Declared with a default only, as in WordPress (the index shows no type); a repeated one is refused.
 			query: z.object({ namespace: z.unknown().default(ns).pipe(z.string()), context }),
+			answer: namespaceIndex,
+			// `namespace` naming no namespace.
+			errors: [404],
 			handler: ({ query, services }) => {
 				if (!namespaces.includes(query.namespace)) throw notFound('The specified namespace could not be found.', 'rest_invalid_namespace');
 				return {

@@ -66,3 +66,20 @@ export function fieldArg(field: ZodType): Schema {
 	const { $schema: _s, context: _c, readonly: _r, ...rest } = wpForm(z.toJSONSchema(field, ARG_JSON) as Schema);
 	return rest;
 }
+
+/**
+ * An item schema as a route's answer (the contract): every field of a WordPress item is shown in some
+ * contexts only (its `context` meta), so each may be absent from an answer, as the contract says.
+ */
+export const itemAnswer = <S extends z.ZodRawShape>(object: z.ZodObject<S>) => object.partial();
+
+const linkMap = z.record(z.string(), z.unknown());
+
+/** An item with the links the REST server keeps in it, where the contract does not add them itself: inside another answer. */
+export const withLinks = (item: z.ZodObject) => item.extend({ _links: linkMap.optional(), _embedded: linkMap.optional() });
+
+/** WordPress's answer to a delete for good: the item as it was (`previous`, with its links). */
+export const deletedAnswer = (item: z.ZodObject) => z.object({ deleted: z.literal(true), previous: withLinks(item) });
+
+/** A delete that may trash (the trashed item, linked) or delete for good. */
+export const trashOrDeleteAnswer = (item: z.ZodObject) => z.union([withLinks(item), deletedAnswer(item)]);

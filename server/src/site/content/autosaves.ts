@@ -12,7 +12,7 @@ import { pathId } from './query';
 import { readableParent } from './revisions';
 import type { PostType } from './types';
 import { revisionView, viewEnv } from './views';
-import { revisionItemSchema } from './post-schema';
+import { revisionAnswer, revisionItemSchema } from './post-schema';
 import { checkUpdate, contentEnv, getItem, type WriteEnv, writeItem } from './write';
 
 const autosaveSlug = (postId: number) => `${postId}-autosave-v1`;
@@ -78,6 +78,7 @@ function latestAutosave(store: Services['store'], postId: number, userId?: numbe
 export function autosaveRoutes(def: PostType): Route[] {
 	const base = `/cms/v2/${def.base}/{id}/autosaves`;
 	// Beside the post's writable fields, the route takes `parent` (pages have it as a field already).
+	const answer = revisionAnswer(def, true);
 	const body = def.hierarchical ? itemBody(def) : itemBody(def).extend({ parent: wpInt(0).optional() });
 
 	return [
@@ -91,6 +92,8 @@ export function autosaveRoutes(def: PostType): Route[] {
 			params: z.object({ id: z.string().meta({ argument: false }) }),
 			patterns: { id: DIGITS },
 			query: phpQuery({ parent: wpInt().optional(), context: contextParam }),
+			answer: z.array(answer),
+			errors: [403],
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const parent = readableParent(services, user, def, pathId(request, params.id), 'autosaves');
 				const view = viewEnv(services, user, def, query.context);
@@ -111,6 +114,8 @@ export function autosaveRoutes(def: PostType): Route[] {
 			params: z.object({ id: z.string().meta({ argument: false }) }),
 			patterns: { id: DIGITS },
 			body,
+			answer,
+			errors: [403],
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const id = pathId(request, params.id);
 				const env = contentEnv(services, user, def);
@@ -137,6 +142,8 @@ export function autosaveRoutes(def: PostType): Route[] {
 			params: z.object({ parent: z.string(), id: z.string() }),
 			patterns: { parent: DIGITS, id: DIGITS },
 			query: phpQuery({ context: contextParam }),
+			answer,
+			errors: [403],
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				pathId(request, params.id);
 				const parent = readableParent(services, user, def, pathId(request, params.parent));

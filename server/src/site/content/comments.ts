@@ -11,7 +11,7 @@ import { sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { authCode, canEdit, canRead, denied } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
-import { fieldArg, wpItemSchema } from '../item-schema';
+import { fieldArg, itemAnswer, trashOrDeleteAnswer, wpItemSchema } from '../item-schema';
 import { DIGITS, type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
 import { filterComment } from './kses';
@@ -197,6 +197,9 @@ const commentItem = z.object({
 let commentSchema: Record<string, unknown> | undefined;
 const commentItemSchema = () => (commentSchema ??= wpItemSchema('comment', commentItem));
 
+/** What the comment routes answer (the contract). */
+const COMMENT_ANSWER = itemAnswer(commentItem);
+
 const commentBody = z.object({
 	author: wpInt(0).optional(),
 	author_email: emailParam.optional(),
@@ -295,6 +298,8 @@ export function commentRoutes(): Route[] {
 			params: idParams,
 			patterns: { id: DIGITS },
 			body: commentBody,
+			answer: COMMENT_ANSWER,
+			errors: [403],
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const { zone } = contentEnv(services, user, POST);
 				const id = pathId(request, params.id);
@@ -374,6 +379,8 @@ export function commentRoutes(): Route[] {
 				type: z.string().default('comment'),
 				password: z.string().optional(),
 			}),
+			answer: z.array(COMMENT_ANSWER),
+			errors: [403],
 			handler: ({ services, siteUser: user, query: q, request, reply }) => {
 				const { zone } = contentEnv(services, user, POST);
 				for (const id of q.post) {
@@ -446,6 +453,10 @@ export function commentRoutes(): Route[] {
 				return body.success && !!createPermission(services, siteUser, body.data, request.ip);
 			},
 			body: createBody,
+			answer: COMMENT_ANSWER,
+			status: 201,
+			// 409: the same comment again.
+			errors: [403, 409],
 			handler: ({ services, siteUser, body, request, reply }) => {
 				const { zone } = contentEnv(services, siteUser, POST);
 				const { user, post, moderator } = createPermission(services, siteUser, body, request.ip);
@@ -491,7 +502,7 @@ export function commentRoutes(): Route[] {
 						meta: '{}',
 					});
 				});
-				reply.code(201).header('Location', commentUrl(services, row.id));
+				reply.header('Location', commentUrl(services, row.id));
 				return commentView(services, row, moderator ? 'edit' : 'view', zone);
 			},
 		}),
@@ -508,6 +519,8 @@ export function commentRoutes(): Route[] {
 			params: idParams,
 			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam, password: z.string().optional() }),
+			answer: COMMENT_ANSWER,
+			errors: [403],
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const { zone } = contentEnv(services, user, POST);
 				const { row, post } = findComment(services, pathId(request, params.id));
@@ -535,6 +548,9 @@ export function commentRoutes(): Route[] {
 			query: phpQuery({ force: wpBool.prefault(false), password: z.string().optional() }),
 			// WordPress reads parameters from the body too.
 			body: z.object({ force: wpBool.optional() }),
+			answer: trashOrDeleteAnswer(COMMENT_ANSWER),
+			// 410: already in the trash.
+			errors: [403, 410],
 			handler: ({ services, siteUser: user, params, query, body, request }) => {
 				const { zone } = contentEnv(services, user, POST);
 				const id = pathId(request, params.id);
@@ -544,7 +560,7 @@ export function commentRoutes(): Route[] {
 					if (query.force || body.force === true) {
 						const previous = commentView(services, row, 'edit', zone);
 						services.store.comments.delete(row);
-						return { deleted: true, previous };
+						return { deleted: true as const, previous };
 					}
 					if (row.status === 'trash') throw new ApiError(410, 'The comment has already been trashed.', 'rest_already_trashed');
 					return commentView(services, services.store.comments.save({ ...row, ...moderated(row, 'trash') }), 'edit', zone);

@@ -8,7 +8,9 @@ import { type SitePostType, type SiteTaxonomy, sitePostTypes, siteTaxonomies } f
 import { contentNamespace, originalOf, wpTwin } from './namespace';
 import { DIGITS } from './params';
 import { postTypeRoutes } from './routes';
-import { termRoutes } from './terms';
+import { termItem, termRoutes } from './terms';
+import { postAnswer } from './post-schema';
+import { deletedAnswer, itemAnswer, withLinks } from '../item-schema';
 import { customPostType, POST, type PostType, type Taxonomy } from './types';
 
 /**
@@ -41,6 +43,26 @@ export function postTypeDef(type: SitePostType, taxonomies: SiteTaxonomy[]): Pos
 }
 
 const ID_PATTERN = { id: DIGITS };
+
+/**
+ * What the parametric routes answer (the contract): the item of any engine post type (every feature it may
+ * support, its taxonomies' term ids under their REST bases) or the term of any engine taxonomy, as the
+ * concrete route they run answers it.
+ */
+const ENGINE_FEATURES = ['title', 'editor', 'author', 'excerpt', 'thumbnail', 'comments', 'page-attributes', 'custom-fields'];
+const enginePost = withLinks(postAnswer(customPostType('engine_type', 'engine_types', { hierarchical: true, supports: ENGINE_FEATURES })).catchall(z.array(z.int())));
+const engineTerm = withLinks(
+	itemAnswer(termItem({ name: 'engine_taxonomy', base: 'engine_taxonomies', hierarchical: true, noun: 'term' }).extend({ taxonomy: z.string().meta({ description: 'Type attribution for the term.' }) })),
+);
+const deletedPost = deletedAnswer(enginePost);
+const deletedTerm = deletedAnswer(engineTerm);
+type ForwardAnswer = z.output<typeof enginePost | typeof engineTerm | typeof deletedPost | typeof deletedTerm> | z.output<typeof enginePost | typeof engineTerm>[];
+const forwardAnswer = (method: Method, item: boolean): z.ZodType<ForwardAnswer> =>
+	!item && method === 'GET'
+		? z.union([z.array(enginePost), z.array(engineTerm)])
+		: method === 'DELETE'
+			? z.union([enginePost, deletedPost, deletedTerm])
+			: z.union([enginePost, engineTerm]);
 
 /** Routes built per REST base, rebuilt when the type's definition changes (building converts schemas). */
 const built = new Map<string, { definition: string; routes: Route[] }>();
@@ -88,6 +110,11 @@ function forward(method: Method, item: boolean): Route {
 		summary: `${method} on the ${item ? 'items' : 'collection'} of a post type or taxonomy the engine added (found by its REST base)`,
 		params: z.object({ base: z.string(), ...(item ? { id: z.string() } : {}) }),
 		patterns: { base: '[\\w-]+', ...(item ? ID_PATTERN : {}) },
+		answer: forwardAnswer(method, item),
+		...(!item && method === 'POST' ? { status: 201 as const } : {}),
+		// The target's errors: its credentials (401), rights (403), an item already in the trash (410), a body
+		// too large (413); a term's delete without force is a 501.
+		errors: [401, 403, 410, 413],
 		// The target's own check; a base of no engine type is no route, which allows nothing.
 		allowed: (ctx) => {
 			const concrete = `/cms/v2/${ctx.params.base}${item ? '/{id}' : ''}`;
@@ -99,7 +126,8 @@ function forward(method: Method, item: boolean): Route {
 			const target = engineCollections(services.store, params.base).find((r) => r.method === method && r.path === concrete);
 			const shown = `/${contentNamespace(services)}/${params.base}${item ? `/${(params as { id?: string }).id}` : ''}`;
 			if (!target) throw noRoute(method, shown);
-			return callRoute(target, services as Services, request, reply, false);
+			// The target's handler is held to its own answer, one of this route's (`forwardAnswer`).
+			return callRoute(target, services as Services, request, reply, false) as Promise<ForwardAnswer>;
 		},
 	});
 	parametric.add(r);

@@ -9,7 +9,7 @@ import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
-import { fieldArg } from '../item-schema';
+import { deletedAnswer, fieldArg } from '../item-schema';
 import { captionField, descriptionField } from './post-schema';
 import { DIGITS, type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
@@ -17,7 +17,7 @@ import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
 import { ALL, alternateLink, collectionUrl, type ContextTable, contentView, EDIT, inContext, itemUrl, POST_FIELDS, rawRendered, VIEW_EDIT, type ViewEnv, viewEnv } from './views';
-import { mediaItemSchema } from './post-schema';
+import { mediaAnswer, mediaItemSchema } from './post-schema';
 import { checkUpdate, contentEnv, deleteItem, getItem, type WriteEnv, writeItem } from './write';
 
 /**
@@ -390,6 +390,9 @@ const onItem =
 	({ services, siteUser, params, request }: AllowContext) =>
 		may(services, siteUser, getItem(services, MEDIA, pathId(request, params.id)));
 
+/** What a media route answers (the contract). */
+const MEDIA_ANSWER = mediaAnswer(MEDIA);
+
 const update = (method: Method) =>
 	route({
 		method,
@@ -400,6 +403,8 @@ const update = (method: Method) =>
 		params: idParams,
 		patterns: { id: DIGITS },
 		body: mediaBody,
+		answer: MEDIA_ANSWER,
+		errors: [403],
 		handler: ({ services, siteUser: user, params, body, request }) => {
 			const id = pathId(request, params.id);
 			const env = contentEnv(services, user, MEDIA);
@@ -426,6 +431,8 @@ export const mediaRoutes: Route[] = [
 		schema: (services) => mediaItemSchema(MEDIA, services),
 		summary: 'List media, filtered (media_type, mime_type, parent, ...), searched and paged (X-WP-Total, X-WP-TotalPages, Link)',
 		query: mediaParams,
+		answer: z.array(MEDIA_ANSWER),
+		errors: [403],
 		handler: ({ services, siteUser: user, query, request, reply }) => {
 			const params = query as MediaParams;
 			const env = contentEnv(services, user, MEDIA);
@@ -460,6 +467,10 @@ export const mediaRoutes: Route[] = [
 			return true;
 		},
 		query: uploadFields,
+		answer: MEDIA_ANSWER,
+		status: 201,
+		// 412: the file is not the one its Content-MD5 names.
+		errors: [403, 412],
 		handler: async ({ services, siteUser: user, request, reply }) => {
 			const { fields, file } = readUpload(request);
 			const input = { ...(request.query as object), ...fields };
@@ -492,7 +503,7 @@ export const mediaRoutes: Route[] = [
 				storeCopies(services, saved.id, copies);
 				return saved;
 			});
-			reply.code(201).header('Location', itemUrl(services, MEDIA, row.id)).header('X-WP-Upload-Attachment-ID', String(row.id));
+			reply.header('Location', itemUrl(services, MEDIA, row.id)).header('X-WP-Upload-Attachment-ID', String(row.id));
 			return mediaView(viewEnv(services, user, MEDIA, 'edit'), row);
 		},
 	}),
@@ -507,6 +518,8 @@ export const mediaRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: DIGITS },
 		query: phpQuery({ context: contextParam }),
+		answer: MEDIA_ANSWER,
+		errors: [403],
 		handler: ({ services, siteUser: user, params, query, request, reply }) => {
 			const id = pathId(request, params.id);
 			contentEnv(services, user, MEDIA);
@@ -533,6 +546,9 @@ export const mediaRoutes: Route[] = [
 		allowed: onItem((_, user, row) => can(user, 'upload_files') && canEdit(user, MEDIA, row)),
 		patterns: { id: DIGITS },
 		body: editBody,
+		answer: MEDIA_ANSWER,
+		status: 201,
+		errors: [403],
 		handler: async ({ services, siteUser: user, params, body, request, reply }) => {
 			const id = pathId(request, params.id);
 			const env = contentEnv(services, user, MEDIA);
@@ -577,7 +593,7 @@ export const mediaRoutes: Route[] = [
 				storeCopies(services, created.id, made.copies);
 				return created;
 			});
-			reply.code(201).header('Location', itemUrl(services, MEDIA, saved.id)).header('X-WP-Upload-Attachment-ID', String(saved.id));
+			reply.header('Location', itemUrl(services, MEDIA, saved.id)).header('X-WP-Upload-Attachment-ID', String(saved.id));
 			// WordPress answers in the request's context, which this route leaves as `view`.
 			return mediaView(viewEnv(services, user, MEDIA, 'view'), saved);
 		},
@@ -596,6 +612,8 @@ export const mediaRoutes: Route[] = [
 		// Required of the query or the body, as WordPress declares it.
 		query: phpQuery({ action: z.enum(POST_PROCESS_ACTIONS).optional().meta({ required: true }) }),
 		body: z.object({ action: z.enum(POST_PROCESS_ACTIONS).optional() }),
+		answer: MEDIA_ANSWER,
+		errors: [403],
 		handler: async ({ services, siteUser: user, params, query, body, request }) => {
 			const id = pathId(request, params.id);
 			const env = contentEnv(services, user, MEDIA);
@@ -644,6 +662,8 @@ export const mediaRoutes: Route[] = [
 		query: phpQuery({ force: wpBool.default(false).meta({ default: false }) }),
 		// WordPress reads parameters from the body too.
 		body: z.object({ force: wpBool.optional() }),
+		answer: deletedAnswer(MEDIA_ANSWER),
+		errors: [403],
 		handler: ({ services, siteUser: user, params, query, body, request }) => {
 			const id = pathId(request, params.id);
 			const env = contentEnv(services, user, MEDIA);
@@ -653,7 +673,7 @@ export const mediaRoutes: Route[] = [
 				// WordPress's `previous` is the item's data without its links.
 				const { _links: _gone, ...previous } = mediaView(view, row);
 				deleteItem(env, row, query.force || body.force === true);
-				return { deleted: true, previous };
+				return { deleted: true as const, previous };
 			});
 		},
 	}),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { wpItemSchema } from '../item-schema';
+import { itemAnswer, wpItemSchema } from '../item-schema';
 import { REST_PREFIX } from '../../http/dispatch';
 import type { Services } from '../../services';
 import { contentNamespace } from './namespace';
-import { FORMATS, type PostType, WRITABLE_STATUSES } from './types';
+import { FILTER_STATUSES, FORMATS, type PostType, WRITABLE_STATUSES } from './types';
 
 /**
  * The item schema of a post type (WordPress's posts controller `get_item_schema`): what `contentView`
@@ -215,3 +215,24 @@ export function mediaItemSchema(def: PostType, services: Services): Record<strin
 	if (!known) cache.set(key, (known = { ...wpItemSchema(def.type, mediaItemZod(def)), links: schemaLinks(def, href) }));
 	return known;
 }
+
+// ---- The contract: what the routes answer (their `answer`), from the item schemas above ----
+
+const classList = z.array(z.string()).meta({ description: "The item's CSS classes (WordPress 6.5's `class_list`).", context: [...VIEW_EDIT] });
+/** Any status an item is answered in: a trashed item's `trash`, an attachment's `inherit`. */
+const shownStatus = z.enum(FILTER_STATUSES.filter((s) => s !== 'any')).meta({ description: 'A named status for the post.', context: [...VIEW_EDIT] });
+
+/** A post type's item as its routes answer it: the item schema with `class_list` (6.5), and any status (a trashed item). */
+export const postAnswer = (def: PostType) => itemAnswer(postItemZod(def).extend({ class_list: classList, status: shownStatus }));
+
+/** A revision or autosave as answered: a draft's floating date is null, as WordPress's revisions controller shows it. */
+export const revisionAnswer = (def: PostType, autosave: boolean) =>
+	itemAnswer(
+		revisionItemZod(def, autosave).extend({
+			date: z.string().nullable().meta({ description: "The date the revision was published, in the site's timezone.", context: [...ALL] }),
+			date_gmt: z.string().nullable().meta({ description: 'The date the revision was published, as GMT.', context: [...VIEW_EDIT] }),
+		}),
+	);
+
+/** A media item as answered. */
+export const mediaAnswer = (def: PostType) => itemAnswer(mediaItemZod(def).extend({ class_list: classList, status: shownStatus }));

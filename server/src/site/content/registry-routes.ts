@@ -12,7 +12,7 @@ import { contentNamespace } from './namespace';
 import { type Context, contextParam } from './params';
 import { PAGE_CAPS, POST_CAPS, type TypeCaps } from './types';
 import { ALL, contentBase, EDIT, inContext, VIEW_EDIT } from './views';
-import { contextTable, wpItemSchema } from '../item-schema';
+import { contextTable, itemAnswer, withLinks, wpItemSchema } from '../item-schema';
 
 /**
  * `/cms/v2/types`, `/cms/v2/taxonomies` and `/cms/v2/statuses` (WordPress's post types, taxonomies and
@@ -342,8 +342,13 @@ function statusView(services: Services, slug: string, context: Context) {
 
 const contextQuery = phpQuery({ context: contextParam });
 
+// What the routes answer (the contract); a collection keys its items, each with its links.
+const TYPE_ANSWER = itemAnswer(typeItem);
+const TAXONOMY_ANSWER = itemAnswer(taxonomyItem);
+const STATUS_ANSWER = itemAnswer(statusItem);
+
 /** An empty collection is a JSON object all the same (WordPress answers `{}`). */
-const keyed = (entries: [string, unknown][]) => Object.fromEntries(entries);
+const keyed = <T>(entries: [string, T][]): Record<string, T> => Object.fromEntries(entries);
 
 export const registryRoutes: Route[] = [
 	route({
@@ -354,6 +359,8 @@ export const registryRoutes: Route[] = [
 		query: contextQuery,
 		schema: () => wpItemSchema('type', typeItem),
 		allowed: ({ services, siteUser, request }) => requestContext(request) !== 'edit' || sitePostTypes(services.store).some((t) => mayEdit(siteUser, t)),
+		answer: z.record(z.string(), withLinks(TYPE_ANSWER)),
+		errors: [403],
 		handler: ({ services, siteUser: user, query }) => {
 			const types = sitePostTypes(services.store);
 			checkContext(query.context, types.some((t) => mayEdit(user, t)), user, 'rest_cannot_view', CANNOT_EDIT_TYPE);
@@ -375,6 +382,8 @@ export const registryRoutes: Route[] = [
 			const type = sitePostTypes(services.store).find((t) => t.slug === params.type);
 			return requestContext(request) !== 'edit' || (type !== undefined && mayEdit(siteUser, type));
 		},
+		answer: TYPE_ANSWER,
+		errors: [403],
 		handler: ({ services, siteUser: user, params, query }) => {
 			const type = sitePostTypes(services.store).find((t) => t.slug === params.type);
 			if (!type) throw notFound('Invalid post type.', 'rest_type_invalid');
@@ -390,6 +399,8 @@ export const registryRoutes: Route[] = [
 		query: phpQuery({ context: contextParam, type: z.string().max(200).optional() }),
 		schema: () => wpItemSchema('taxonomy', taxonomyItem),
 		allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || mayAssign(siteUser),
+		answer: z.record(z.string(), withLinks(TAXONOMY_ANSWER)),
+		errors: [403],
 		handler: ({ services, siteUser: user, query }) => {
 			checkContext(query.context, mayAssign(user), user, 'rest_cannot_view', CANNOT_MANAGE_TERMS);
 			const all = siteTaxonomies(services.store);
@@ -407,6 +418,8 @@ export const registryRoutes: Route[] = [
 		query: contextQuery,
 		schema: () => wpItemSchema('taxonomy', taxonomyItem),
 		allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || mayAssign(siteUser),
+		answer: TAXONOMY_ANSWER,
+		errors: [403],
 		handler: ({ services, siteUser: user, params, query }) => {
 			const tax = siteTaxonomies(services.store).find((t) => t.slug === params.taxonomy);
 			if (!tax) throw notFound('Invalid taxonomy.', 'rest_taxonomy_invalid');
@@ -422,6 +435,8 @@ export const registryRoutes: Route[] = [
 		query: contextQuery,
 		schema: () => wpItemSchema('status', statusItem),
 		allowed: ({ services, siteUser, request }) => requestContext(request) !== 'edit' || mayEditSome(services, siteUser),
+		answer: z.record(z.string(), withLinks(STATUS_ANSWER)),
+		errors: [403],
 		handler: ({ services, siteUser: user, query }) => {
 			const editor = mayEditSome(services, user);
 			checkContext(query.context, editor, user, 'rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.');
@@ -439,6 +454,8 @@ export const registryRoutes: Route[] = [
 		query: contextQuery,
 		schema: () => wpItemSchema('status', statusItem),
 		allowed: ({ services, siteUser, params }) => Object.hasOwn(STATUSES, params.status) && (STATUSES[params.status].public || mayEditSome(services, siteUser)),
+		answer: STATUS_ANSWER,
+		errors: [403],
 		handler: ({ services, siteUser: user, params, query }) => {
 			const status = Object.hasOwn(STATUSES, params.status) ? STATUSES[params.status] : undefined;
 			const internal = INTERNAL_STATUSES.includes(params.status);

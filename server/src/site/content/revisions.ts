@@ -9,7 +9,8 @@ import { DIGITS, contextParam, idList, searchParam, wpBool, wpInt } from './para
 import { checkOrderby, collectionOrder, pagingHeaders, pathId, searchSql, Where } from './query';
 import type { PostType } from './types';
 import { itemUrl, revisionView, viewEnv } from './views';
-import { revisionItemSchema } from './post-schema';
+import { revisionAnswer, revisionItemSchema } from './post-schema';
+import { deletedAnswer } from '../item-schema';
 import { contentEnv } from './write';
 
 /** The post or page a revision route names; WordPress's 404 `rest_post_invalid_parent` otherwise. */
@@ -50,6 +51,7 @@ const REVISION_ORDERBY = ['date', 'id', 'include', 'relevance', 'slug', 'include
  */
 export function revisionRoutes(def: PostType): Route[] {
 	const base = `/cms/v2/${def.base}/{parent}/revisions`;
+	const answer = revisionAnswer(def, false);
 	const itemParams = z.object({ parent: z.string(), id: z.string() });
 
 	return [
@@ -75,6 +77,8 @@ export function revisionRoutes(def: PostType): Route[] {
 				order: z.enum(['asc', 'desc']).default('desc'),
 				orderby: z.enum(REVISION_ORDERBY).default('date'),
 			}),
+			answer: z.array(answer),
+			errors: [403],
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {
 				const parent = readableParent(services, user, def, pathId(request, params.parent));
 				checkOrderby(query);
@@ -118,6 +122,8 @@ export function revisionRoutes(def: PostType): Route[] {
 			params: itemParams,
 			patterns: { parent: DIGITS, id: DIGITS },
 			query: phpQuery({ context: contextParam }),
+			answer,
+			errors: [403],
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const parentId = pathId(request, params.parent);
 				const id = pathId(request, params.id);
@@ -136,6 +142,9 @@ export function revisionRoutes(def: PostType): Route[] {
 			patterns: { parent: DIGITS, id: DIGITS },
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			body: z.object({ force: wpBool.optional() }),
+			// What WordPress would answer, were a revision ever deleted (it refuses everyone: no success answer).
+			answer: deletedAnswer(answer),
+			errors: [403],
 			handler: ({ services, siteUser: user, params, request }) => {
 				const parentId = pathId(request, params.parent);
 				const id = pathId(request, params.id);

@@ -6,7 +6,8 @@ import { hashSecret, sameDigest } from '../../security';
 import { canCreate, canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
 import { DIGITS, type CollectionParams, collectionParams, contextParam, type ItemBody, itemBody, wpBool, wpInt } from './params';
 import { checkOrderby, checkStatuses, collectionWhere, pagingHeaders, pathId, runCollection } from './query';
-import { postItemSchema } from './post-schema';
+import { postAnswer, postItemSchema } from './post-schema';
+import { trashOrDeleteAnswer } from '../item-schema';
 import type { PostType } from './types';
 import type { ContentRow } from '../../store/types';
 import { alternateLink, collectionUrl, contentView, itemUrl, viewEnv } from './views';
@@ -25,6 +26,7 @@ export function postTypeRoutes(def: PostType): Route[] {
 	const base = `/cms/v2/${def.base}`;
 	const body = itemBody(def);
 	const noun = def.type;
+	const answer = postAnswer(def);
 
 	/** For the `Allow` header: what the caller may do to the item, as WordPress's permission callbacks (`read_post`, `edit_post`, `delete_post`). */
 	const onItem = (may: typeof canEdit) => ({ services, siteUser, params, request }: AllowContext) => may(siteUser, def, getItem(services, def, pathId(request, params.id)));
@@ -40,6 +42,8 @@ export function postTypeRoutes(def: PostType): Route[] {
 			params: idParams,
 			patterns: { id: DIGITS },
 			body,
+			answer,
+			errors: [403],
 			handler: ({ services, siteUser, params, body, request }) => {
 				const id = pathId(request, params.id);
 				const env = contentEnv(services, siteUser, def);
@@ -62,6 +66,8 @@ export function postTypeRoutes(def: PostType): Route[] {
 			schema: (services) => postItemSchema(def, services),
 			query: phpQuery(collectionParams(def)),
 			allowed: ({ siteUser, request }) => requestContext(request) !== 'edit' || canCreate(siteUser, def),
+			answer: z.array(answer),
+			errors: [403],
 			handler: ({ services, siteUser: user, query, request, reply }) => {
 				const params = query as CollectionParams;
 				const env = contentEnv(services, user, def);
@@ -89,11 +95,14 @@ export function postTypeRoutes(def: PostType): Route[] {
 				return true;
 			},
 			body,
+			answer,
+			status: 201,
+			errors: [403],
 			handler: ({ services, siteUser, body, request, reply }) => {
 				const env = contentEnv(services, siteUser, def);
 				checkCreate(env, body as ItemBody, request.body);
 				const row = services.store.tx(() => writeItem(env, undefined, body as ItemBody, { revision: false }));
-				reply.code(201).header('Location', itemUrl(services, def, row.id));
+				reply.header('Location', itemUrl(services, def, row.id));
 				return contentView(viewEnv(services, siteUser, def, 'edit'), row);
 			},
 		}),
@@ -115,6 +124,8 @@ export function postTypeRoutes(def: PostType): Route[] {
 			params: idParams,
 			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam, excerpt_length: wpInt(1).optional(), password: z.string().optional() }),
+			answer,
+			errors: [403],
 			handler: ({ services, siteUser: user, params, query, request, reply }) => {
 				const id = pathId(request, params.id);
 				contentEnv(services, user, def);
@@ -148,6 +159,9 @@ export function postTypeRoutes(def: PostType): Route[] {
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			// WordPress reads parameters from the body too.
 			body: z.object({ force: wpBool.optional() }),
+			answer: trashOrDeleteAnswer(answer),
+			// 410: already in the trash.
+			errors: [403, 410],
 			handler: ({ services, siteUser: user, params, query, body, request }) => {
 				const id = pathId(request, params.id);
 				const env = contentEnv(services, user, def);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { phpQuery } from '../../http/query';
-import { wpItemSchema } from '../item-schema';
+import { itemAnswer, wpItemSchema } from '../item-schema';
 import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
@@ -54,15 +54,16 @@ const subtypeNames = (services: Services) => {
 	return [...post, ...term].map((t) => t.slug);
 };
 
-export function searchResultItem(services: Services) {
-	const subtypes = subtypeNames(services);
+/** A search result (WordPress's search controller); without the site, `subtype` is any subtype's name (the contract's form). */
+export function searchResultItem(services?: Services) {
+	const subtypes = services ? subtypeNames(services) : [];
 	const shown = { context: ['view', 'embed'], readonly: true };
 	return z.object({
 		id: z.union([z.int(), z.string()]).meta({ description: 'Unique identifier for the object.', ...shown }),
 		title: z.string().meta({ description: 'The title for the object.', ...shown }),
 		url: z.string().meta({ description: 'URL to the object.', format: 'uri', ...shown }),
 		type: z.enum(SEARCH_TYPES).meta({ description: 'Object type.', ...shown }),
-		subtype: z.enum(subtypes as [string, ...string[]]).meta({ description: 'Object subtype.', ...shown }),
+		subtype: (services ? z.enum(subtypes as [string, ...string[]]) : z.string()).meta({ description: 'Object subtype.', ...shown }),
 	});
 }
 
@@ -193,6 +194,8 @@ export const searchRoutes: Route[] = [
 			include: idList().prefault([]),
 			exclude: idList().prefault([]),
 		}),
+		// A term's result has its taxonomy as `type` (as WordPress answers, beyond its schema's enum).
+		answer: z.array(itemAnswer(searchResultItem().extend({ type: z.string().meta({ description: 'Object type: post, post-format, or the taxonomy of a term.' }) }))),
 		handler: ({ services, query, request, reply }) => {
 			// Each subtype must be a post type or taxonomy the search knows (or `any`), as WordPress's enum says.
 			const known = subtypeNames(services);
@@ -205,7 +208,7 @@ export const searchRoutes: Route[] = [
 			checkPage(query.page, totalPages, found.total, 'rest_search_invalid_page_number');
 			const collection = `${contentBase(services)}/search`;
 			pagingHeaders(reply, request, collection, query.page, found.total, totalPages);
-			return found.items.map((item) => ({ ...item, _links: { ...(item._links as object), collection: [{ href: collection }] } }));
+			return found.items.map((item): Result => ({ ...item, _links: { ...(item._links as object), collection: [{ href: collection }] } }));
 		},
 	}),
 ];

@@ -158,6 +158,8 @@ const update = (method: Method) =>
 		summary: "Update the site's settings (administrators); null resets a setting to its default",
 		allowed: ({ siteUser }) => can(siteUser, 'manage_options'),
 		body: settingsBody,
+		answer: settingsItem,
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			// WordPress 6.1 checks a write as a read (`get_item_permissions_check`); the per-option refusal came later.
 			checkManage(siteUser);
@@ -181,6 +183,8 @@ export const settingsRoutes: Route[] = [
 		summary: "Get the site's settings: title, tagline, time zone, formats, reading and discussion defaults (administrators)",
 		allowed: ({ siteUser }) => can(siteUser, 'manage_options'),
 		schema: () => wpItemSchema('settings', settingsItem),
+		answer: settingsItem,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			checkManage(siteUser);
 			return settingsView(services);

@@ -12,7 +12,7 @@ import { filterDescription } from './kses';
 import { sanitizeTitle } from './render';
 import { CATEGORY, DEFAULT_CATEGORY, POST, type PostType, TAG, type Taxonomy } from './types';
 import { ALL, contentBase, type ContextTable, inContext, VIEW_EDIT } from './views';
-import { contextTable, wpItemSchema } from '../item-schema';
+import { contextTable, deletedAnswer, itemAnswer, wpItemSchema } from '../item-schema';
 import { contentEnv, invalidParam } from './write';
 
 /**
@@ -66,7 +66,7 @@ export function termQuery(tax: Taxonomy, row: TermRow): string {
 	return `${tax.name === TAG.name ? 'tag' : tax.name}=${encodeURIComponent(row.slug)}`;
 }
 
-function termView(services: Services, tax: Taxonomy, row: TermRow, count: number, context: Context, objectDef: PostType = POST) {
+function termView(services: Services, tax: Taxonomy, row: TermRow, count: number, context: Context, objectDef: PostType = POST): Record<string, unknown> {
 	const rest = contentBase(services);
 	const query = termQuery(tax, row);
 	const full: Record<string, unknown> = {
@@ -159,6 +159,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 	// The item routes' permission callbacks, for `Allow`: the term must exist (a throw is a no).
 	const onTerm = (may: (user: UserRow | null, row: TermRow, ctx: AllowContext) => boolean) => (ctx: AllowContext) =>
 		may(ctx.siteUser, findTerm(ctx.services, tax, pathId(ctx.request, ctx.params.id)), ctx);
+	const answer = itemAnswer(termItem(tax));
 	// One body for POST, PUT and PATCH: WordPress's one EDITABLE endpoint.
 	const updateBody = z.object({ ...termFields(tax), name: termFields(tax).name.optional() });
 	const update = (method: Method) =>
@@ -172,6 +173,8 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			params: z.object({ id: z.string() }),
 			patterns: { id: DIGITS },
 			body: updateBody,
+			answer,
+			errors: [403],
 			handler: ({ services, siteUser: user, params, body, request }) => {
 				const id = pathId(request, params.id);
 				const raw = request.body as { parent?: unknown } | undefined;
@@ -233,6 +236,8 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 				post: wpInt(0).optional().meta({ description: 'Limit result set to terms assigned to a specific post.', default: null }),
 				slug: list(z.string()).optional(),
 			}),
+			answer: z.array(answer),
+			errors: [403],
 			handler: ({ services, siteUser: user, query, request, reply }) => {
 				contentEnv(services, user, objectDef);
 				const q = query as typeof query & { parent?: number; offset?: number };
@@ -286,6 +291,8 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam }),
 			schema: termSchema(tax),
+			answer,
+			errors: [403],
 			handler: ({ services, siteUser: user, params, query, request }) => {
 				const row = findTerm(services, tax, pathId(request, params.id));
 				if (query.context === 'edit' && !canManageTerms(user)) {
@@ -303,6 +310,9 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			summary: `Create a ${tax.noun} (201, Location)`,
 			allowed: ({ siteUser }) => mayCreate(siteUser),
 			body: z.object(termFields(tax)),
+			answer,
+			status: 201,
+			errors: [403],
 			handler: ({ services, siteUser: user, body, request, reply }) => {
 				if (!mayCreate(user)) {
 					throw denied(user, 'rest_cannot_create', 'Sorry, you are not allowed to create terms in this taxonomy.');
@@ -329,7 +339,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 					const slug = uniqueTermSlug(services, tax, sanitizeTitle(body.slug ?? '') || sanitizeTitle(name) || 'term', parent, 0);
 					return store.terms.insert({ taxonomy: tax.name, name, slug, description: filterDescription('term', body.description ?? ''), parent });
 				});
-				reply.code(201).header('Location', termUrl(services, tax, row.id));
+				reply.header('Location', termUrl(services, tax, row.id));
 				return termView(services, tax, row, 0, 'edit', objectDef);
 			},
 		}),
@@ -350,6 +360,9 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 			query: phpQuery({ force: forceParam }),
 			// WordPress reads parameters from the body too.
 			body: z.object({ force: forceParam }),
+			answer: deletedAnswer(answer),
+			// 501: terms have no trash (force=true is required).
+			errors: [403],
 			handler: ({ services, siteUser: user, params, query, body, request }) => {
 				const id = pathId(request, params.id);
 				return services.store.tx(() => {
@@ -364,7 +377,7 @@ export function termRoutes(tax: Taxonomy, objectDef: PostType = POST): Route[] {
 					const previous = termView(services, tax, row, services.store.terms.counts([row.id]).get(row.id) ?? 0, 'view', objectDef);
 					services.store.terms.delete(row, tax.name === CATEGORY.name ? DEFAULT_CATEGORY : undefined);
 					setAnswerContext(request, 'view');
-					return { deleted: true, previous };
+					return { deleted: true as const, previous };
 				});
 			},
 		}),

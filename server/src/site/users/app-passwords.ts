@@ -9,7 +9,7 @@ import type { AppPasswordRow, UserRow } from '../../store/types';
 import { contextParam } from '../content/params';
 import { canEditUser, denied, signedIn, userById } from './access';
 import { appPasswordItem, appPasswordUrl, appPasswordView } from './views';
-import { wpItemSchema } from '../item-schema';
+import { deletedAnswer, itemAnswer, wpItemSchema } from '../item-schema';
 
 /**
  * WordPress's application passwords controller (`/cms/v2/users/{user_id}/application-passwords`,
@@ -82,6 +82,8 @@ function introspected(services: Services, caller: UserRow | null, userId: string
 /** The permission callbacks, for `Allow`: the user's passwords are the caller's to use (a throw is a no); WordPress's look at the user only. */
 const mayUse = ({ services, siteUser, params }: AllowContext) => userOf(services, siteUser, params.user_id, READ) !== undefined;
 
+/** What the application password routes answer (the contract). */
+const APP_PASSWORD_ANSWER = itemAnswer(appPasswordItem);
 const appPasswordSchema = () => wpItemSchema('application-password', appPasswordItem);
 
 export function appPasswordRoutes(): Route[] {
@@ -96,6 +98,9 @@ export function appPasswordRoutes(): Route[] {
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
 			allowed: mayUse,
 			body: updateBody,
+			answer: APP_PASSWORD_ANSWER,
+			// 409: another of the user's application passwords has the name.
+			errors: [403, 409],
 			handler: ({ services, siteUser: caller, params, body }) => {
 				const row = services.store.tx(() => {
 					const user = userOf(services, caller, params.user_id, EDIT);
@@ -119,6 +124,8 @@ export function appPasswordRoutes(): Route[] {
 			allowed: mayUse,
 			query: contextQuery,
 			schema: appPasswordSchema,
+			answer: z.array(APP_PASSWORD_ANSWER),
+			errors: [403],
 			handler: ({ services, siteUser: caller, params, query }) => {
 				const user = userOf(services, caller, params.user_id, [
 					'rest_cannot_list_application_passwords',
@@ -136,6 +143,10 @@ export function appPasswordRoutes(): Route[] {
 			patterns: { user_id: USER_ID },
 			allowed: mayUse,
 			body: createBody,
+			answer: APP_PASSWORD_ANSWER,
+			status: 201,
+			// 409: the user has an application password of that name.
+			errors: [403, 409],
 			handler: ({ services, siteUser: caller, params, body, reply }) => {
 				const { row, password } = services.store.tx(() => {
 					const user = userOf(services, caller, params.user_id, [
@@ -145,7 +156,7 @@ export function appPasswordRoutes(): Route[] {
 					checkNameFree(services, user, body.name);
 					return services.store.users.createAppPassword(user.id, body.name, body.app_id ?? '');
 				});
-				reply.code(201).header('Location', appPasswordUrl(services, row.user_id, row.uuid));
+				reply.header('Location', appPasswordUrl(services, row.user_id, row.uuid));
 				return appPasswordView(services, row, 'edit', password);
 			},
 		}),
@@ -157,13 +168,15 @@ export function appPasswordRoutes(): Route[] {
 			params: userParams,
 			patterns: { user_id: USER_ID },
 			allowed: mayUse,
+			answer: z.object({ deleted: z.literal(true), count: z.int().meta({ description: 'How many were deleted.' }) }),
+			errors: [403],
 			handler: ({ services, siteUser: caller, params }) =>
 				services.store.tx(() => {
 					const user = userOf(services, caller, params.user_id, [
 						'rest_cannot_delete_application_passwords',
 						'Sorry, you are not allowed to delete application passwords for this user.',
 					]);
-					return { deleted: true, count: services.store.users.deleteAppPasswords(user.id) };
+					return { deleted: true as const, count: services.store.users.deleteAppPasswords(user.id) };
 				}),
 		}),
 		route({
@@ -176,6 +189,8 @@ export function appPasswordRoutes(): Route[] {
 			allowed: ({ services, siteUser, params, request }) => introspected(services, siteUser, params.user_id, request) !== undefined,
 			query: contextQuery,
 			schema: appPasswordSchema,
+			answer: APP_PASSWORD_ANSWER,
+			errors: [403],
 			handler: ({ services, siteUser: caller, params, query, request }) =>
 				appPasswordView(services, introspected(services, caller, params.user_id, request), query.context),
 		}),
@@ -189,6 +204,8 @@ export function appPasswordRoutes(): Route[] {
 			allowed: mayUse,
 			query: contextQuery,
 			schema: appPasswordSchema,
+			answer: APP_PASSWORD_ANSWER,
+			errors: [403],
 			handler: ({ services, siteUser: caller, params, query }) => {
 				const user = userOf(services, caller, params.user_id, READ);
 				return appPasswordView(services, passwordOf(services, user, params.uuid), query.context);
@@ -205,6 +222,8 @@ export function appPasswordRoutes(): Route[] {
 			params: itemParams,
 			patterns: { user_id: USER_ID, uuid: '[\\w\\-]+' },
 			allowed: mayUse,
+			answer: deletedAnswer(APP_PASSWORD_ANSWER),
+			errors: [403],
 			handler: ({ services, siteUser: caller, params }) =>
 				services.store.tx(() => {
 					const user = userOf(services, caller, params.user_id, [
@@ -213,7 +232,7 @@ export function appPasswordRoutes(): Route[] {
 					]);
 					const row = passwordOf(services, user, params.uuid);
 					services.store.users.deleteAppPassword(user.id, row.uuid);
-					return { deleted: true, previous: appPasswordView(services, row, 'edit') };
+					return { deleted: true as const, previous: appPasswordView(services, row, 'edit') };
 				}),
 		}),
 	];

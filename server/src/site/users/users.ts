@@ -17,7 +17,7 @@ import { can, grantsOf, SITE_ROLES } from '../roles';
 import { sitePostTypes } from '../registry';
 import { canEditUser, denied, hasPublishedPosts, invalidParam, signedIn, userById } from './access';
 import { userItem, userMetaFields, userUrl, usersUrl, userView } from './views';
-import { wpItemSchema } from '../item-schema';
+import { deletedAnswer, itemAnswer, wpItemSchema } from '../item-schema';
 
 /**
  * WordPress's users controller (`/cms/v2/users`, `/users/{id}`, `/users/me`). The site's users are the
@@ -296,7 +296,7 @@ function deleteUser(services: Services, caller: UserRow | null, target: UserRow,
 	}
 	const previous = userView(services, target, 'edit');
 	services.store.users.delete(target.id, reassign);
-	return { deleted: true, previous };
+	return { deleted: true as const, previous };
 }
 
 /** The user of a `me` write: the caller; an anonymous caller names no user (WordPress's 404). */
@@ -315,6 +315,9 @@ function readUser(services: Services, caller: UserRow | null, target: UserRow, c
 
 const userSchema = () => wpItemSchema('user', userItem);
 
+/** What the user routes answer (the contract). */
+const USER_ANSWER = itemAnswer(userItem);
+
 export function userRoutes(): Route[] {
 	const base = '/cms/v2/users';
 	const update = (method: Method, me: boolean) =>
@@ -330,6 +333,9 @@ export function userRoutes(): Route[] {
 			},
 			...(me ? {} : { params: idParams, patterns: ID }),
 			body: updateBody,
+			answer: USER_ANSWER,
+			// 404 also for `me`: a user deleted while signed in.
+			errors: [403, 404],
 			handler: ({ services, siteUser: caller, params, body, request }) => {
 				const user = services.store.tx(() => {
 					const target = me ? meTarget(services, caller) : userById(services, Number((params as { id: string }).id));
@@ -350,6 +356,9 @@ export function userRoutes(): Route[] {
 			allowed: ({ services, siteUser, params }) => can(siteUser, 'delete_users') && (me ? signedIn(siteUser) : userById(services, Number(params.id))) !== undefined,
 			query: deleteQuery,
 			body: deleteBody,
+			answer: deletedAnswer(USER_ANSWER),
+			// 404 also for `me` (a user deleted while signed in); 501: users have no trash (force=true is required).
+			errors: [403, 404],
 			handler: ({ services, siteUser: caller, params, query, body }) =>
 				services.store.tx(() => {
 					const target = me ? meTarget(services, caller) : userById(services, Number((params as { id: string }).id));
@@ -371,6 +380,8 @@ export function userRoutes(): Route[] {
 				if (query.success) checkListAccess(siteUser, query.data);
 				return true;
 			},
+			answer: z.array(USER_ANSWER),
+			errors: [403],
 			handler: ({ services, siteUser: caller, query, request, reply }) => {
 				checkPublishedTypes(services, query.has_published_posts);
 				checkListAccess(caller, query);
@@ -388,9 +399,12 @@ export function userRoutes(): Route[] {
 			summary: 'Create a user (201, Location): username, email and password required; a subscriber unless roles say otherwise',
 			body: createBody,
 			allowed: ({ siteUser }) => can(siteUser, 'create_users'),
+			answer: USER_ANSWER,
+			status: 201,
+			errors: [403],
 			handler: ({ services, siteUser: caller, body, reply }) => {
 				const user = services.store.tx(() => createUser(services, caller, body));
-				reply.code(201).header('Location', userUrl(services, user.id));
+				reply.header('Location', userUrl(services, user.id));
 				return userView(services, user, 'edit');
 			},
 		}),
@@ -403,6 +417,8 @@ export function userRoutes(): Route[] {
 			allowed: () => true,
 			query: contextQuery,
 			schema: userSchema,
+			answer: USER_ANSWER,
+			errors: [403],
 			handler: ({ services, siteUser: caller, query }) => userView(services, signedIn(caller), query.context),
 		}),
 		update('POST', true),
@@ -419,6 +435,8 @@ export function userRoutes(): Route[] {
 			query: contextQuery,
 			schema: userSchema,
 			allowed: ({ services, siteUser, params, request }) => readUser(services, siteUser, userById(services, Number(params.id)), requestContext(request) === 'edit' ? 'edit' : 'view') !== undefined,
+			answer: USER_ANSWER,
+			errors: [403],
 			handler: ({ services, siteUser: caller, params, query }) => readUser(services, caller, userById(services, Number(params.id)), query.context),
 		}),
 		update('POST', false),
