@@ -38,12 +38,16 @@ export const checkAnswer: AnswerCheck = ({ route, request, status, contentType, 
 	// A route is held to the contract once it declares its answer (the coverage check lists those that have not).
 	if (!route.answer && !route.produces && route.status === undefined) return undefined;
 	const where = `${route.method} ${route.path}`;
+	const query = (request.query ?? {}) as Record<string, unknown>;
+	// PHP's form of a parameter counts too (`_fields[]=id`).
+	const asked = (name: string) => name in query || `${name}[]` in query;
+	// `_envelope` moves the answer, whatever its status, into a 200's body.
+	if (asked('_envelope')) return undefined;
 	const operation = document.paths[route.path]?.[route.method.toLowerCase()];
 	const declared = operation?.responses[status] ?? (status >= 500 ? operation?.responses.default : undefined);
 	if (!declared) return violation(`${where} answered ${status}, which it does not declare (it declares ${Object.keys(operation?.responses ?? {}).join(', ')})`);
-	const query = (request.query ?? {}) as Record<string, unknown>;
-	// A HEAD has no body; `_envelope` moves the answer into a 200's body, and `_fields` keeps some fields of it.
-	if (request.method === 'HEAD' || '_envelope' in query || (status < 300 && '_fields' in query)) return undefined;
+	// A HEAD has no body, and `_fields` keeps some fields of it.
+	if (request.method === 'HEAD' || (status < 300 && asked('_fields'))) return undefined;
 	const media = Object.keys(declared.content ?? {})[0];
 	if (!media) {
 		// A 204, or a route that has not declared its answer yet (the coverage check lists those).

@@ -133,7 +133,8 @@ export interface RouteDef<
 	produces?: string;
 	/**
 	 * The success statuses when not 200 (201 for a create, 202 for an accepted notification). A single one
-	 * is the answer's status unless the handler sets another.
+	 * is the answer's status unless the handler sets another. None (`[]`) for a route that refuses everyone,
+	 * as WordPress's revision delete.
 	 */
 	status?: SuccessStatus | SuccessStatus[];
 	/**

@@ -14,20 +14,16 @@ export function successStatuses(route: Route): number[] {
 
 /**
  * Its error statuses: those every route of its kind can answer, and the route's own.
- * - 400: input refused (a site route reads a JSON body whatever its method, as WordPress's REST server does);
+ * - 400 and 413: a body that is no JSON, or too large: any request may carry one, whatever the route reads;
+ * - 415: a body of another type than JSON, on the gateway (the site reads forms too, as WordPress);
  * - 401: credentials refused (wrong or missing), on every route that takes them;
- * - 404: a path parameter naming nothing;
- * - 413 and 415: a body too large, or of a type the route does not read.
+ * - 404: a path parameter naming nothing.
  */
 export function errorStatuses(route: Route): number[] {
-	const site = !usesEnvelope(route.path);
-	const takesBody = !!(route.body || route.rawBody);
-	const statuses = new Set<number>(route.errors ?? []);
-	if (site || route.params || route.query || takesBody) statuses.add(400);
+	const statuses = new Set<number>([400, 413, ...(route.errors ?? [])]);
+	if (usesEnvelope(route.path)) statuses.add(415);
 	if (route.auth !== 'none') statuses.add(401);
 	if (route.path.includes('{')) statuses.add(404);
-	if (takesBody) statuses.add(413);
-	if (takesBody && !site) statuses.add(415);
 	return [...statuses].sort((a, b) => a - b);
 }
 

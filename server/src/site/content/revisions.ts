@@ -10,7 +10,6 @@ import { checkOrderby, collectionOrder, pagingHeaders, pathId, searchSql, Where 
 import type { PostType } from './types';
 import { itemUrl, revisionView, viewEnv } from './views';
 import { revisionAnswer, revisionItemSchema } from './post-schema';
-import { deletedAnswer } from '../item-schema';
 import { contentEnv } from './write';
 
 /** The post or page a revision route names; WordPress's 404 `rest_post_invalid_parent` otherwise. */
@@ -142,8 +141,8 @@ export function revisionRoutes(def: PostType): Route[] {
 			patterns: { parent: DIGITS, id: DIGITS },
 			query: phpQuery({ force: wpBool.prefault(false) }),
 			body: z.object({ force: wpBool.optional() }),
-			// What WordPress would answer, were a revision ever deleted (it refuses everyone: no success answer).
-			answer: deletedAnswer(answer),
+			// No success: WordPress refuses everyone.
+			status: [],
 			errors: [403],
 			handler: ({ services, siteUser: user, params, request }) => {
 				const parentId = pathId(request, params.parent);
