@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import type { App } from '../../server/src/app';
-import { ADMIN_KEY, startServer } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, startServer } from '../helpers/server';
 import { writeClientTypes } from './typed/generate';
 
 /**
@@ -47,4 +47,21 @@ test('gateway: a device is created (201) with its instance token, typed', async 
 	const { status, device } = await createDevice(typedClient(server.url), ADMIN_KEY, 'typed-1');
 	expect(status).toBe(201);
 	expect(device).toMatchObject({ name: 'typed-1', status: 'disconnected', token: expect.any(String) });
+});
+
+test('site: a post created (201) and read back, then listed page by page with the paging headers', async () => {
+	const { createAndReadPost, listPosts, typedClient } = await import('./typed/calls');
+	const api = typedClient(server.url);
+	const authorization = basicAuth('admin', ADMIN_APP_PASSWORD);
+	const made = [];
+	for (const title of ['Typed one', 'Typed two', 'Typed three']) made.push(await createAndReadPost(api, authorization, title));
+	expect(made.map(({ status, rendered }) => ({ status, rendered }))).toEqual([
+		{ status: 201, rendered: 'Typed one' },
+		{ status: 201, rendered: 'Typed two' },
+		{ status: 201, rendered: 'Typed three' },
+	]);
+	const first = await listPosts(api, 1, 2);
+	const second = await listPosts(api, 2, 2);
+	expect(first).toMatchObject({ total: 3, pages: 2 });
+	expect([...first.ids, ...second.ids]).toEqual(made.map((post) => post.id));
 });

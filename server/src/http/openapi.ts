@@ -101,6 +101,16 @@ const contractMeta = {
 	},
 };
 
+const WORDPRESS_CONTEXTS = ['view', 'edit', 'embed'];
+
+/** The contexts a WordPress item's field is shown in (its `context` meta, under an `optional` an answer's shape may add). */
+function contextsOf(field: ZodType): string[] | undefined {
+	const meta = z.globalRegistry.get(field) as { context?: string[] } | undefined;
+	if (meta?.context) return meta.context;
+	const inner = (field as { _zod: { def: { type: string; innerType?: ZodType } } })._zod.def;
+	return inner.type === 'optional' && inner.innerType ? contextsOf(inner.innerType) : undefined;
+}
+
 /** A route's schema (its input, or its answer as `output`) in the contract's form. */
 function contractJson(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
 	return z.toJSONSchema(schema, {
@@ -110,9 +120,15 @@ function contractJson(schema: ZodType, io: 'input' | 'output' = 'input'): JsonSc
 		metadata: contractMeta as never,
 		override: ({ zodSchema, jsonSchema }) => {
 			const shape = (zodSchema as { _zod: { def: { shape?: Record<string, ZodType> } } })._zod.def.shape;
-			if (io === 'input' || !shape || !Array.isArray(jsonSchema.required)) return;
-			const inContext = (field: ZodType) => (z.globalRegistry.get(field) as { context?: unknown } | undefined)?.context !== undefined;
-			jsonSchema.required = jsonSchema.required.filter((name) => !(shape[name] && inContext(shape[name])));
+			if (io === 'input' || !shape) return;
+			const optionalByZod = new Set(Object.keys(jsonSchema.properties ?? {}).filter((name) => !jsonSchema.required?.includes(name)));
+			// A WordPress field is in every answer when it is shown in every context; other fields as zod says.
+			const required = Object.keys(jsonSchema.properties ?? {}).filter((name) => {
+				const contexts = shape[name] && contextsOf(shape[name]);
+				return contexts ? WORDPRESS_CONTEXTS.every((context) => contexts.includes(context)) : !optionalByZod.has(name);
+			});
+			if (required.length) jsonSchema.required = required;
+			else delete jsonSchema.required;
 		},
 	}) as JsonSchema;
 }

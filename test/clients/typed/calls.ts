@@ -17,3 +17,22 @@ export async function createDevice(api: Client, apiKey: string, name: string) {
 	const device: { name: string; status: 'disconnected' | 'connecting' | 'connected'; token?: string } = data.data;
 	return { status: response.status, device };
 }
+
+/** A published post created as a site user (Basic), then read back anonymously: its id and rendered title, typed. */
+export async function createAndReadPost(api: Client, authorization: string, title: string) {
+	const created = await api.POST('/cms/v2/posts', { body: { title, status: 'publish' }, headers: { authorization } });
+	if (created.error) throw new Error(`create post: ${created.response.status} ${created.error.message}`);
+	const id: number = created.data.id;
+	const read = await api.GET('/cms/v2/posts/{id}', { params: { path: { id: String(id) } } });
+	if (read.error) throw new Error(`read post: ${read.response.status} ${read.error.code}`);
+	const rendered: string | undefined = read.data.title?.rendered;
+	return { status: created.response.status, id, rendered };
+}
+
+/** One page of the published posts, with WordPress's paging headers. */
+export async function listPosts(api: Client, page: number, perPage: number) {
+	const { data, error, response } = await api.GET('/cms/v2/posts', { params: { query: { page, per_page: perPage, orderby: 'id', order: 'asc' } } });
+	if (error) throw new Error(`list posts: ${response.status} ${error.code}`);
+	const ids: number[] = data.map((post) => post.id);
+	return { ids, total: Number(response.headers.get('X-WP-Total')), pages: Number(response.headers.get('X-WP-TotalPages')) };
+}

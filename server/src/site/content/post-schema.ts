@@ -225,14 +225,23 @@ const shownStatus = z.enum(FILTER_STATUSES.filter((s) => s !== 'any')).meta({ de
 /** A post type's item as its routes answer it: the item schema with `class_list` (6.5), and any status (a trashed item). */
 export const postAnswer = (def: PostType) => itemAnswer(postItemZod(def).extend({ class_list: classList, status: shownStatus }));
 
-/** A revision or autosave as answered: a draft's floating date is null, as WordPress's revisions controller shows it. */
-export const revisionAnswer = (def: PostType, autosave: boolean) =>
-	itemAnswer(
-		revisionItemZod(def, autosave).extend({
+/** A text field of a revision as answered: its post type's, without `protected` (WordPress's schema says it, its answer has none). */
+const revisionText = (field: z.ZodType) =>
+	field instanceof z.ZodObject && 'protected' in field.shape ? field.omit({ protected: true }).meta(z.globalRegistry.get(field) ?? {}) : field;
+
+/** A revision or autosave as answered: a draft's floating date is null, and the content and excerpt have no `protected`, as WordPress's revisions controller answers. */
+export const revisionAnswer = (def: PostType, autosave: boolean) => {
+	const item = revisionItemZod(def, autosave);
+	const shape: Record<string, z.ZodType> = item.shape;
+	const text = Object.fromEntries(['content', 'excerpt'].filter((name) => shape[name]).map((name) => [name, revisionText(shape[name])]));
+	return itemAnswer(
+		item.extend({
 			date: z.string().nullable().meta({ description: "The date the revision was published, in the site's timezone.", context: [...ALL] }),
 			date_gmt: z.string().nullable().meta({ description: 'The date the revision was published, as GMT.', context: [...VIEW_EDIT] }),
+			...text,
 		}),
 	);
+};
 
 /** A media item as answered. */
 export const mediaAnswer = (def: PostType) => itemAnswer(mediaItemZod(def).extend({ class_list: classList, status: shownStatus }));
