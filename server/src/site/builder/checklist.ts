@@ -54,7 +54,7 @@ const PROGRESS = 'checklist-progress';
 /** A checklist step with its state. */
 const stepAnswer = z.object({
 	id: z.string(),
-	position: z.number(),
+	position: z.int(),
 	title: z.string(),
 	is_marked_completed: z.boolean(),
 	is_immutable_completed: z.boolean(),
@@ -64,12 +64,12 @@ const stepAnswer = z.object({
 
 /** A user's checklist progress, with how many steps are completed. */
 const progressAnswer = z.object({
-	last_opened_timestamp: z.number().nullable(),
+	last_opened_timestamp: z.int().nullable(),
 	first_closed_checklist_in_editor: z.boolean(),
 	is_popup_minimized: z.boolean(),
-	editor_visit_count: z.number(),
-	steps_completed: z.number(),
-	steps_total: z.number(),
+	editor_visit_count: z.int(),
+	steps_completed: z.int(),
+	steps_total: z.int(),
 });
 
 function stepView(services: Services, step: StepDef): z.output<typeof stepAnswer> {

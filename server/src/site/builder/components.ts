@@ -101,7 +101,7 @@ const elementsOf = (meta: ComponentMeta): unknown[] => {
 };
 
 /** A component as the list shows it. */
-const listAnswer = z.object({ id: z.number(), name: z.string(), uid: z.string(), status: z.string(), isArchived: z.boolean() });
+const listAnswer = z.object({ id: z.int(), name: z.string(), uid: z.string(), status: z.string(), isArchived: z.boolean() });
 
 const listView = ({ row, meta }: Component): z.output<typeof listAnswer> => ({
 	id: row.id,
@@ -192,7 +192,7 @@ function saveComponent(services: Services, user: UserRow, before: ContentRow | u
 }
 
 /** What a change of several components did: the ids changed, and those that are no component. */
-const idsAnswer = z.object({ successIds: z.array(z.number()), failedIds: z.array(z.number()) });
+const idsAnswer = z.object({ successIds: z.array(z.int()), failedIds: z.array(z.int()) });
 const idsOutcome = (): z.output<typeof idsAnswer> => ({ successIds: [], failedIds: [] });
 
 /** A lock's holder (display name) and when it was taken; null while unlocked. */
@@ -219,7 +219,7 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Create components from their elements (201): answers each uid with its new id',
 		body: itemsBody.extend({ status: statusParam }),
-		answer: z.record(z.string(), z.number()).meta({ description: 'The new id of each component, keyed by its uid' }),
+		answer: z.record(z.string(), z.int()).meta({ description: 'The new id of each component, keyed by its uid' }),
 		status: 201,
 		errors: [403, 422],
 		handler: ({ services, siteUser, body }) => {
@@ -264,7 +264,7 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Check components as a create would (titles, duplicates, limit) without storing anything',
 		body: itemsBody,
-		answer: z.object({ valid: z.literal(true), count: z.number() }),
+		answer: z.object({ valid: z.literal(true), count: z.int() }),
 		errors: [403, 422],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
@@ -280,7 +280,7 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: "A component's overridable properties (its settings' overridable_props), or null",
 		query: phpQuery({ componentId: componentIdParam }),
-		answer: z.object({ componentId: z.number(), overridable_props: z.record(z.string(), z.unknown()).nullable() }),
+		answer: z.object({ componentId: z.int(), overridable_props: z.record(z.string(), z.unknown()).nullable() }),
 		errors: [403, 404],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');
@@ -296,7 +296,7 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Publish components: answers the ids published (success) and those that are no component (failed)',
 		body: z.object({ status: z.enum(['publish']), ids: z.array(componentIdParam) }),
-		answer: z.object({ success: z.array(z.number()), failed: z.array(z.number()) }),
+		answer: z.object({ success: z.array(z.int()), failed: z.array(z.int()) }),
 		errors: [403, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
@@ -316,7 +316,7 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Lock a component for the caller for an hour (again to renew); 409 while another user holds it',
 		body: z.object({ componentId: componentIdParam }),
-		answer: z.object({ locked: z.literal(true), componentId: z.number(), locked_by: lockedBy, locked_at: lockedAt }),
+		answer: z.object({ locked: z.literal(true), componentId: z.int(), locked_by: lockedBy, locked_at: lockedAt }),
 		errors: [403, 404, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
@@ -335,7 +335,7 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: "Release the caller's lock of a component; 409 while another user holds it",
 		body: z.object({ componentId: componentIdParam }),
-		answer: z.object({ unlocked: z.literal(true), componentId: z.number(), was_locked: z.boolean() }),
+		answer: z.object({ unlocked: z.literal(true), componentId: z.int(), was_locked: z.boolean() }),
 		errors: [403, 404, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
@@ -354,7 +354,7 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Who holds the lock of a component, and whether the caller may edit it',
 		query: phpQuery({ componentId: z.string() }),
-		answer: z.object({ componentId: z.number(), is_current_user_allow_to_edit: z.boolean(), locked_by: lockedBy, locked_at: lockedAt.nullable() }),
+		answer: z.object({ componentId: z.int(), is_current_user_allow_to_edit: z.boolean(), locked_by: lockedBy, locked_at: lockedAt.nullable() }),
 		errors: [403, 404],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');

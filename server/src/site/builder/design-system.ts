@@ -20,7 +20,7 @@ const KEY = 'design-system';
 const stylesheet = z.object({
 	css: z.string(),
 	etag: z.string().meta({ description: 'sha1 of the CSS: equal stylesheets have equal etags' }),
-	generation: z.number().meta({ description: 'Counts the stylesheets generated on this site: a regenerated one has a higher number' }),
+	generation: z.int().meta({ description: 'Counts the stylesheets generated on this site: a regenerated one has a higher number' }),
 	generated_at: z.string(),
 });
 export type DesignStylesheet = z.output<typeof stylesheet>;
@@ -144,7 +144,7 @@ export const designSystemRoutes: Route[] = [
 		path: '/builder/v1/cache',
 		auth: 'site',
 		summary: 'Clear the generated CSS; the next stylesheet request generates it again',
-		answer: z.object({ deleted: z.literal(true), cleared: z.number().meta({ description: 'How many generated stylesheets were removed' }) }),
+		answer: z.object({ deleted: z.literal(true), cleared: z.int().meta({ description: 'How many generated stylesheets were removed' }) }),
 		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, CAN_CONFIGURE);

@@ -39,7 +39,7 @@ function documentDef(services: Services, row: ContentRow): PostType | undefined 
 
 const importedAnswer = z.object({
 	from: z.enum(['data', 'site']).meta({ description: 'A new media item from a data: URI, or one of the site\'s own media' }),
-	id: z.number(),
+	id: z.int(),
 	source_url: z.string(),
 });
 type Imported = z.output<typeof importedAnswer>;
@@ -49,7 +49,7 @@ type Skipped = z.output<typeof skippedAnswer>;
 
 /** What an import did, and the document's builder data after it (the builder's element tree). */
 const importAnswer = z.object({
-	id: z.number(),
+	id: z.int(),
 	imported: z.array(importedAnswer),
 	skipped: z.array(skippedAnswer),
 	elements: z.unknown().meta({ description: "The document's builder data, pointing at the media" }),

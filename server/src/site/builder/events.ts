@@ -20,7 +20,7 @@ const KIND = 'event';
 const eventName = (data: Record<string, unknown>) => (typeof data.event === 'string' ? data.event : typeof data.name === 'string' ? data.name : '');
 
 /** An event as the routes answer it; its data is the editor's, as sent. */
-const eventAnswer = z.object({ id: z.number(), event: z.string().meta({ description: "The event's name: its event (or name) member" }), event_data: z.record(z.string(), z.unknown()), date: z.string() });
+const eventAnswer = z.object({ id: z.int(), event: z.string().meta({ description: "The event's name: its event (or name) member" }), event_data: z.record(z.string(), z.unknown()), date: z.string() });
 
 const view = (event: StoredEvent): z.output<typeof eventAnswer> => ({ id: event.id, event: eventName(event.event_data), event_data: event.event_data, date: formatGmt(event.created_at) });
 

@@ -23,7 +23,7 @@ export const feedbackRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Submit feedback about the editor (any members the form has; 201)',
 		body: z.looseObject({}),
-		answer: z.object({ success: z.literal(true), id: z.number(), date: z.string() }),
+		answer: z.object({ success: z.literal(true), id: z.int(), date: z.string() }),
 		status: 201,
 		errors: [403],
 		handler: ({ services, siteUser, body }) => {

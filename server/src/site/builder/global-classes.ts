@@ -126,13 +126,13 @@ function resolve(stored: GlobalClasses, changes: Changes, items: Record<string, 
 
 /** Where one class is applied: how often in all, and per post or page (with its elements' ids). */
 const usageAnswer = z.object({
-	total: z.number(),
-	posts: z.array(z.object({ id: z.number(), title: z.string(), type: z.string(), status: z.string(), total: z.number(), elements: z.array(z.string()) })),
+	total: z.int(),
+	posts: z.array(z.object({ id: z.int(), title: z.string(), type: z.string(), status: z.string(), total: z.int(), elements: z.array(z.string()) })),
 });
 type Usage = z.output<typeof usageAnswer>;
 const usagesAnswer = z.object({
 	data: z.record(z.string(), usageAnswer),
-	meta: z.object({ total: z.number(), element_types: z.record(z.string(), z.number()).meta({ description: 'How many applications per element type' }) }),
+	meta: z.object({ total: z.int(), element_types: z.record(z.string(), z.int()).meta({ description: 'How many applications per element type' }) }),
 });
 
 /** The elements of a builder document: `[{id, elType, widgetType, settings, elements}]`, walked without recursion. */

@@ -44,7 +44,7 @@ const EDITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 
 /** An item of the builder's "recent" list. */
 const recentAnswer = z.object({
-	id: z.number(),
+	id: z.int(),
 	title: z.string(),
 	status: z.string(),
 	edit_url: z.string(),
@@ -104,7 +104,7 @@ export const navigationRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Create a draft of a post type, to be edited with the builder (201): its id and edit URL',
 		body: z.object({ post_type: z.string().prefault('post') }),
-		answer: z.object({ id: z.number(), title: z.string(), post_type: z.string(), status: z.string(), edit_url: z.string() }),
+		answer: z.object({ id: z.int(), title: z.string(), post_type: z.string(), status: z.string(), edit_url: z.string() }),
 		status: 201,
 		errors: [403],
 		handler: ({ services, siteUser, body, reply }) => {

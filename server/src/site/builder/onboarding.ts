@@ -55,7 +55,7 @@ type Choices = z.output<typeof choicesAnswer>;
 /** A user's progress through the wizard. */
 const progressAnswer = z.object({
 	current_step: z.enum(STEP_IDS),
-	current_step_index: z.number(),
+	current_step_index: z.int(),
 	completed_steps: z.array(z.enum(STEP_IDS)),
 	exit_type: z.enum(['user_exit', 'unexpected']).nullable(),
 	started_at: z.string().nullable(),
@@ -140,7 +140,7 @@ export const onboardingRoutes: Route[] = [
 		auth: 'site',
 		summary: "The wizard's steps with whether the caller completed each (paged, X-WP-Total)",
 		query: pagingQuery,
-		answer: z.array(z.object({ id: z.enum(STEP_IDS), title: z.string(), position: z.number(), completed: z.boolean() })),
+		answer: z.array(z.object({ id: z.enum(STEP_IDS), title: z.string(), position: z.int(), completed: z.boolean() })),
 		errors: [403],
 		handler: ({ services, siteUser, query, request, reply }) => {
 			requireCap(siteUser, 'edit_posts');

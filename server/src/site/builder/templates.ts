@@ -19,7 +19,7 @@ export const TEMPLATE_KINDS = ['page', 'section', 'container', 'e-div-block', 'e
 
 /** A saved template; its content is the builder's, as saved. */
 const templateAnswer = z.object({
-	template_id: z.number(),
+	template_id: z.int(),
 	title: z.string(),
 	type: z.string(),
 	status: z.string(),

@@ -20,7 +20,7 @@ export function builderUserData(store: Store, userId: number): UserData {
 }
 
 /** The caller's builder data, with who they are. */
-const userDataAnswer = z.object({ id: z.number(), name: z.string(), role: z.string(), suppressedMessages: z.array(z.string()) });
+const userDataAnswer = z.object({ id: z.int(), name: z.string(), role: z.string(), suppressedMessages: z.array(z.string()) });
 
 const view = (store: Store, user: UserRow): z.output<typeof userDataAnswer> => ({ id: user.id, name: user.name, role: user.role, ...builderUserData(store, user.id) });
 

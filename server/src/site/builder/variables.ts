@@ -23,7 +23,7 @@ const storedVariable = z.object({
 	type: z.enum(VARIABLE_TYPES),
 	label: z.string(),
 	value: z.string(),
-	order: z.number(),
+	order: z.int(),
 	deleted: z.boolean().optional().meta({ description: 'Deleted (soft): it can be restored' }),
 	deleted_at: z.string().optional(),
 });
@@ -31,7 +31,7 @@ export type BuilderVariable = z.output<typeof storedVariable>;
 /** A variable as the routes answer one: with its id. */
 const variableAnswer = storedVariable.extend({ id: z.string() });
 /** A single change's answer: the variable and the collection's new watermark. */
-const changeAnswer = z.object({ variable: variableAnswer, watermark: z.number() });
+const changeAnswer = z.object({ variable: variableAnswer, watermark: z.int() });
 /** What each operation of a batch did, in the order given. */
 const batchResult = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('create'), id: z.string(), temp_id: z.string().nullable().meta({ description: "The client's temporary id of the variable" }), variable: variableAnswer }),
@@ -232,7 +232,7 @@ export const variablesRoutes: Route[] = [
 		path: `${PATH}/list`,
 		auth: 'site',
 		summary: 'Every variable keyed by id (deleted ones flagged), their count and the watermark',
-		answer: z.object({ variables: z.record(z.string(), storedVariable), total: z.number(), watermark: z.number() }),
+		answer: z.object({ variables: z.record(z.string(), storedVariable), total: z.int(), watermark: z.int() }),
 		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, CAN_READ);
@@ -265,7 +265,7 @@ export const variablesRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Apply create, update, delete and restore operations at once, if `watermark` is current (409 otherwise): all or none',
 		body: z.object({ watermark: wpInt(0), operations: z.array(batchOperation).min(1).max(MAX_VARIABLES) }),
-		answer: z.object({ results: z.array(batchResult), watermark: z.number() }),
+		answer: z.object({ results: z.array(batchResult), watermark: z.int() }),
 		errors: [403, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, CAN_STYLE);
