@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Route, route } from '../../http/route';
-import { can } from '../roles';
+import { can, siteRoleSchema } from '../roles';
 import { requireCap } from './editor-common';
 
 /**
@@ -15,7 +15,7 @@ export const aiRoutes: Route[] = [
 		auth: 'site',
 		summary: "What the caller may do with the builder's AI features, from their role",
 		answer: z.object({
-			role: z.string(),
+			role: siteRoleSchema,
 			can_use_ai: z.boolean(),
 			can_generate_text: z.boolean(),
 			can_generate_code: z.boolean(),

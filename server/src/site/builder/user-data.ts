@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type Route, route } from '../../http/route';
 import type { Store } from '../../store';
 import type { UserRow } from '../../store/types';
+import { siteRoleSchema } from '../roles';
 import { BUILDER, CAN_READ, requireCap } from './design-common';
 
 /**
@@ -20,7 +21,7 @@ export function builderUserData(store: Store, userId: number): UserData {
 }
 
 /** The caller's builder data, with who they are. */
-const userDataAnswer = z.object({ id: z.int(), name: z.string(), role: z.string(), suppressedMessages: z.array(z.string()) });
+const userDataAnswer = z.object({ id: z.int(), name: z.string(), role: siteRoleSchema, suppressedMessages: z.array(z.string()) });
 
 const view = (store: Store, user: UserRow): z.output<typeof userDataAnswer> => ({ id: user.id, name: user.name, role: user.role, ...builderUserData(store, user.id) });
 
