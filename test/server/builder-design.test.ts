@@ -126,6 +126,25 @@ describe('variables', () => {
 		expect((await get('/variables/list')).body.variables[id].deleted).toBeUndefined();
 	});
 
+	test('update, delete and restore answer alike to POST, PUT and PATCH', async () => {
+		const created = await send('POST', '/variables/create', { type: 'global-size-variable', label: 'gap-each', value: '4px' });
+		const id = created.body.variable.id;
+		let watermark = created.body.watermark;
+		for (const method of ['POST', 'PUT', 'PATCH']) {
+			const value = `${method.length}px`;
+			const updated = await send(method, '/variables/update', { id, label: 'gap-each', value });
+			expect(updated.body).toEqual({ variable: { id, type: 'global-size-variable', label: 'gap-each', value, order: created.body.variable.order }, watermark: ++watermark });
+			const deleted = await send(method, '/variables/delete', { id });
+			expect(deleted.status).toBe(200);
+			expect(deleted.body).toMatchObject({ variable: { id, deleted: true }, watermark: ++watermark });
+			expect((await get('/variables/list')).body.variables[id].deleted).toBe(true);
+			const restored = await send(method, '/variables/restore', { id });
+			expect(restored.body).toEqual({ variable: { id, type: 'global-size-variable', label: 'gap-each', value, order: created.body.variable.order }, watermark: ++watermark });
+			expect((await get('/variables/list')).body).toMatchObject({ watermark, variables: { [id]: { value } } });
+		}
+		expect((await get('/variables/list')).body.variables[id].deleted).toBeUndefined();
+	});
+
 	test('bad input: each required field, the type enum, the label rule, a duplicate label, an unknown id', async () => {
 		const missing = await send('POST', '/variables/create', { label: 'a' });
 		expect(missing.body).toMatchObject({ code: 'rest_missing_callback_param', data: { status: 400, params: ['type', 'value'] } });

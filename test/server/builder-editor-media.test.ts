@@ -146,6 +146,20 @@ describe('library connect, events, feedback, opt-in', () => {
 	});
 });
 
+test('the namespace indexes of documents, feedback and builder-ai list their routes', async () => {
+	const indexes = [
+		['builder/v1/documents', '/builder/v1/documents/(?P<id>\\d+)/media/import', ['POST']],
+		['builder/v1/feedback', '/builder/v1/feedback/submit', ['POST']],
+		['builder-ai/v1', '/builder-ai/v1/permissions', ['GET']],
+	] as const;
+	for (const [namespace, path, methods] of indexes) {
+		const index = await client(server.url, `/wp-json/${namespace}`).get('', as(u.editor));
+		expect(index.status).toBe(200);
+		expect(index.body.namespace).toBe(namespace);
+		expect(index.body.routes[path].methods).toEqual(methods);
+	}
+});
+
 describe('builder-ai permissions', () => {
 	test('from the role of the signed-in user', async () => {
 		const ai = client(server.url, '/wp-json/builder-ai/v1');

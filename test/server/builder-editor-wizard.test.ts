@@ -88,6 +88,25 @@ describe('onboarding', () => {
 		expectWpError(await api.get('/onboarding'), 401, 'rest_forbidden', FORBIDDEN);
 	});
 
+	test('progress and choices are written alike by POST, PUT and PATCH', async () => {
+		const levels = { POST: 'beginner', PUT: 'intermediate', PATCH: 'advanced' } as const;
+		const steps = { POST: 'building_for', PUT: 'site_about', PATCH: 'experience_level' } as const;
+		for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+			const choices = await api.call(method, '/onboarding/user-choices', { experience_level: levels[method] }, as(u.contributor));
+			expect(choices.status).toBe(200);
+			expect(choices.body).toEqual({ experience_level: levels[method] });
+			expect((await api.get('/onboarding/user-choices', as(u.contributor))).body).toEqual({ experience_level: levels[method] });
+			const progress = await api.call(method, '/onboarding/user-progress', { current_step: steps[method], complete_step: steps[method] }, as(u.contributor));
+			expect(progress.status).toBe(200);
+			expect(progress.body).toMatchObject({ current_step: steps[method], is_completed: false });
+		}
+		expect((await api.get('/onboarding/user-progress', as(u.contributor))).body).toMatchObject({
+			current_step: 'experience_level',
+			current_step_index: 2,
+			completed_steps: ['building_for', 'site_about', 'experience_level'],
+		});
+	});
+
 	test('install-pro and install-theme change the site’s plugins and theme, which builder-one reads', async () => {
 		expect((await api.get('/onboarding/pro-install-screen', as(u.admin))).body).toMatchObject({ should_show: true, can_install: true, plugin: { slug: 'builder-pro', status: 'not-installed' } });
 		expect((await api.get('/onboarding/pro-install-screen', as(u.editor))).body).toMatchObject({ should_show: false, can_install: false });
@@ -163,5 +182,14 @@ describe('checklist', () => {
 		const bad = await api.call('PUT', '/checklist/user-progress', { editor_visit_count: -1 }, as(u.editor));
 		expect(bad.body.data.params.editor_visit_count).toBe('editor_visit_count must be at least 0');
 		expectWpError(await api.get('/checklist/user-progress', as(u.subscriber)), 403, 'rest_forbidden', FORBIDDEN);
+	});
+
+	test('user progress is written alike by POST, PUT and PATCH', async () => {
+		for (const [count, method] of ['POST', 'PUT', 'PATCH'].entries()) {
+			const saved = await api.call(method, '/checklist/user-progress', { editor_visit_count: count + 10, is_popup_minimized: count % 2 === 1 }, as(u.contributor));
+			expect(saved.status).toBe(200);
+			expect(saved.body).toMatchObject({ editor_visit_count: count + 10, is_popup_minimized: count % 2 === 1, steps_total: 5 });
+			expect((await api.get('/checklist/user-progress', as(u.contributor))).body).toMatchObject({ editor_visit_count: count + 10, is_popup_minimized: count % 2 === 1 });
+		}
 	});
 });

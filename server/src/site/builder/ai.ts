@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { type Route, route } from '../../http/route';
-import { can } from '../roles';
+import { can, siteRoleSchema } from '../roles';
 import { requireCap } from './editor-common';
 
 /**
@@ -13,6 +14,17 @@ export const aiRoutes: Route[] = [
 		path: '/builder-ai/v1/permissions',
 		auth: 'site',
 		summary: "What the caller may do with the builder's AI features, from their role",
+		answer: z.object({
+			role: siteRoleSchema,
+			can_use_ai: z.boolean(),
+			can_generate_text: z.boolean(),
+			can_generate_code: z.boolean(),
+			can_generate_images: z.boolean(),
+			can_edit_images: z.boolean(),
+			can_manage_settings: z.boolean(),
+			can_connect: z.boolean(),
+		}),
+		errors: [403],
 		handler: ({ siteUser }) => {
 			requireCap(siteUser, 'read');
 			const write = can(siteUser, 'edit_posts');

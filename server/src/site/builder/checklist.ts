@@ -51,7 +51,28 @@ interface UserProgress {
 const STEPS = 'checklist-step';
 const PROGRESS = 'checklist-progress';
 
-function stepView(services: Services, step: StepDef) {
+/** A checklist step with its state. */
+const stepAnswer = z.object({
+	id: z.string(),
+	position: z.int(),
+	title: z.string(),
+	is_marked_completed: z.boolean(),
+	is_immutable_completed: z.boolean(),
+	is_absolute_completed: z.boolean().meta({ description: "Whether the site's state shows the step done" }),
+	is_completed: z.boolean(),
+});
+
+/** A user's checklist progress, with how many steps are completed. */
+const progressAnswer = z.object({
+	last_opened_timestamp: z.int().nullable(),
+	first_closed_checklist_in_editor: z.boolean(),
+	is_popup_minimized: z.boolean(),
+	editor_visit_count: z.int(),
+	steps_completed: z.int(),
+	steps_total: z.int(),
+});
+
+function stepView(services: Services, step: StepDef): z.output<typeof stepAnswer> {
 	const marks = services.store.objects.get<StepMarks>(BUILDER, STEPS, step.id)?.data ?? { is_marked_completed: false, is_immutable_completed: false };
 	const absolute = step.done?.(services) ?? false;
 	return {
@@ -81,7 +102,7 @@ const progressOf = (services: Services, user: UserRow): UserProgress =>
 		editor_visit_count: 0,
 	};
 
-const progressView = (services: Services, progress: UserProgress) => {
+const progressView = (services: Services, progress: UserProgress): z.output<typeof progressAnswer> => {
 	const steps = CHECKLIST_STEPS.map((step) => stepView(services, step));
 	return { ...progress, steps_completed: steps.filter((s) => s.is_completed).length, steps_total: steps.length };
 };
@@ -107,6 +128,8 @@ const getStep = (path: string) =>
 		summary: 'One checklist step by its position (1, 2, ...)',
 		params: idParams,
 		patterns: DIGITS,
+		answer: stepAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, params }) => {
 			requireCap(siteUser, 'edit_posts');
 			return stepView(services, stepOf(params.id, false));
@@ -120,6 +143,8 @@ export const checklistRoutes: Route[] = [
 		auth: 'site',
 		summary: 'The checklist steps with their state (paged, X-WP-Total)',
 		query: pagingQuery,
+		answer: z.array(stepAnswer),
+		errors: [403],
 		handler: ({ services, siteUser, query, request, reply }) => {
 			requireCap(siteUser, 'edit_posts');
 			const steps = CHECKLIST_STEPS.map((step) => stepView(services, step)).filter((step) => matches(query.search, step.id, step.title));
@@ -132,6 +157,8 @@ export const checklistRoutes: Route[] = [
 		path: '/builder/v1/checklist/steps',
 		auth: 'site',
 		summary: 'Every checklist step with its state',
+		answer: z.array(stepAnswer),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			return CHECKLIST_STEPS.map((step) => stepView(services, step));
@@ -146,6 +173,8 @@ export const checklistRoutes: Route[] = [
 			summary: 'Mark a step (by its id, e.g. add_logo, or position) completed or not; an immutable completion stays',
 			params: idParams,
 			body: stepBody,
+			answer: stepAnswer,
+			errors: [403],
 			handler: ({ services, siteUser, params, body }) => {
 				requireCap(siteUser, 'manage_options');
 				const step = stepOf(params.id, true);
@@ -165,6 +194,8 @@ export const checklistRoutes: Route[] = [
 		path: '/builder/v1/checklist/user-progress',
 		auth: 'site',
 		summary: "The caller's checklist progress, with how many steps are completed",
+		answer: progressAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			return progressView(services, progressOf(services, siteUser));
@@ -177,6 +208,8 @@ export const checklistRoutes: Route[] = [
 			auth: 'site',
 			summary: "Update the caller's checklist progress (the fields given)",
 			body: progressBody,
+			answer: progressAnswer,
+			errors: [403],
 			handler: ({ services, siteUser, body }) => {
 				requireCap(siteUser, 'edit_posts');
 				const given = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));

@@ -58,7 +58,7 @@ const itemsBody = z.object({ items: z.array(item).min(1) });
 interface ComponentMeta {
 	_builder_data: string;
 	_builder_component_uid?: string;
-	_builder_component_settings?: Record<string, unknown>;
+	_builder_component_settings?: { overridable_props?: Record<string, unknown>; [key: string]: unknown };
 	_builder_component_archived?: boolean;
 }
 
@@ -100,7 +100,10 @@ const elementsOf = (meta: ComponentMeta): unknown[] => {
 	}
 };
 
-const listView = ({ row, meta }: Component) => ({
+/** A component as the list shows it. */
+const listAnswer = z.object({ id: z.int(), name: z.string(), uid: z.string(), status: z.string(), isArchived: z.boolean() });
+
+const listView = ({ row, meta }: Component): z.output<typeof listAnswer> => ({
 	id: row.id,
 	name: row.title,
 	uid: meta._builder_component_uid ?? '',
@@ -188,7 +191,13 @@ function saveComponent(services: Services, user: UserRow, before: ContentRow | u
 	return services.store.content.save({ ...row, meta: JSON.stringify({ ...metaOf(row), ...builderMeta }) });
 }
 
-const idsOutcome = () => ({ successIds: [] as number[], failedIds: [] as number[] });
+/** What a change of several components did: the ids changed, and those that are no component. */
+const idsAnswer = z.object({ successIds: z.array(z.int()), failedIds: z.array(z.int()) });
+const idsOutcome = (): z.output<typeof idsAnswer> => ({ successIds: [], failedIds: [] });
+
+/** A lock's holder (display name) and when it was taken; null while unlocked. */
+const lockedBy = z.string().nullable();
+const lockedAt = z.string().meta({ description: 'GMT, as WordPress writes dates' });
 
 export const componentRoutes: Route[] = [
 	route({
@@ -196,6 +205,8 @@ export const componentRoutes: Route[] = [
 		path: '/builder/v1/components',
 		auth: 'site',
 		summary: 'List the components: id, name, uid, status, whether archived',
+		answer: z.array(listAnswer),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			return allComponents(services).map(listView);
@@ -208,7 +219,10 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Create components from their elements (201): answers each uid with its new id',
 		body: itemsBody.extend({ status: statusParam }),
-		handler: ({ services, siteUser, body, reply }) => {
+		answer: z.record(z.string(), z.int()).meta({ description: 'The new id of each component, keyed by its uid' }),
+		status: 201,
+		errors: [403, 422],
+		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
 			body.items.forEach((entry, i) => checkTitle(`items[${i}].title`, entry.title));
 			const created = services.store.tx(() => {
@@ -227,7 +241,6 @@ export const componentRoutes: Route[] = [
 					}),
 				);
 			});
-			reply.code(201);
 			return created;
 		},
 	}),
@@ -237,6 +250,8 @@ export const componentRoutes: Route[] = [
 		path: '/builder/v1/components/styles',
 		auth: 'site',
 		summary: "Every component's styles, by component id",
+		answer: z.record(z.string(), z.record(z.string(), z.unknown())),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			return Object.fromEntries(allComponents(services).map(({ row, meta }) => [String(row.id), stylesOf(elementsOf(meta))]));
@@ -249,11 +264,13 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Check components as a create would (titles, duplicates, limit) without storing anything',
 		body: itemsBody,
+		answer: z.object({ valid: z.literal(true), count: z.int() }),
+		errors: [403, 422],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
 			body.items.forEach((entry, i) => checkTitle(`items[${i}].title`, entry.title));
 			validateItems(services, body.items);
-			return { valid: true, count: body.items.length };
+			return { valid: true as const, count: body.items.length };
 		},
 	}),
 
@@ -263,6 +280,8 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: "A component's overridable properties (its settings' overridable_props), or null",
 		query: phpQuery({ componentId: componentIdParam }),
+		answer: z.object({ componentId: z.int(), overridable_props: z.record(z.string(), z.unknown()).nullable() }),
+		errors: [403, 404],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');
 			const { row, meta } = oneComponent(services, query.componentId);
@@ -277,6 +296,8 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Publish components: answers the ids published (success) and those that are no component (failed)',
 		body: z.object({ status: z.enum(['publish']), ids: z.array(componentIdParam) }),
+		answer: z.object({ success: z.array(z.int()), failed: z.array(z.int()) }),
+		errors: [403, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
 			return services.store.tx(() => {
@@ -295,13 +316,15 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Lock a component for the caller for an hour (again to renew); 409 while another user holds it',
 		body: z.object({ componentId: componentIdParam }),
+		answer: z.object({ locked: z.literal(true), componentId: z.int(), locked_by: lockedBy, locked_at: lockedAt }),
+		errors: [403, 404, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
 			return services.store.tx(() => {
 				const { row } = oneComponent(services, body.componentId);
 				checkUnlocked(services, siteUser, [row.id]);
 				const lock = services.store.objects.put<Lock>(BUILDER, LOCKS, String(row.id), { user_id: siteUser.id, locked_at: Date.now() }).data;
-				return { locked: true, componentId: row.id, locked_by: displayName(services, siteUser.id), locked_at: formatGmt(lock.locked_at) };
+				return { locked: true as const, componentId: row.id, locked_by: displayName(services, siteUser.id), locked_at: formatGmt(lock.locked_at) };
 			});
 		},
 	}),
@@ -312,13 +335,15 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: "Release the caller's lock of a component; 409 while another user holds it",
 		body: z.object({ componentId: componentIdParam }),
+		answer: z.object({ unlocked: z.literal(true), componentId: z.int(), was_locked: z.boolean() }),
+		errors: [403, 404, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
 			return services.store.tx(() => {
 				const { row } = oneComponent(services, body.componentId);
 				checkUnlocked(services, siteUser, [row.id]);
 				const held = services.store.objects.delete(BUILDER, LOCKS, String(row.id));
-				return { unlocked: true, componentId: row.id, was_locked: held };
+				return { unlocked: true as const, componentId: row.id, was_locked: held };
 			});
 		},
 	}),
@@ -329,6 +354,8 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Who holds the lock of a component, and whether the caller may edit it',
 		query: phpQuery({ componentId: z.string() }),
+		answer: z.object({ componentId: z.int(), is_current_user_allow_to_edit: z.boolean(), locked_by: lockedBy, locked_at: lockedAt.nullable() }),
+		errors: [403, 404],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');
 			if (!/^\d{1,15}$/.test(query.componentId.trim())) throw invalidParam('componentId', 'componentId must be a component ID (digits)');
@@ -349,6 +376,8 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Archive components (they stay listed, marked archived), saved with the status given',
 		body: z.object({ componentIds: z.array(componentIdParam), status: statusParam }),
+		answer: idsAnswer,
+		errors: [403, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
 			return services.store.tx(() => {
@@ -371,6 +400,8 @@ export const componentRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Rename components (titles of 2 to 200 characters, not used by another component), saved with the status given',
 		body: z.object({ components: z.array(z.object({ componentId: componentIdParam, title: titleParam })).min(1), status: statusParam }),
+		answer: idsAnswer,
+		errors: [403, 409, 422],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'manage_options');
 			body.components.forEach((entry, i) => checkTitle(`components[${i}].title`, entry.title));

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { type Route, route } from '../../http/route';
 import type { Store } from '../../store';
 import { BUILDER, CAN_CONFIGURE, CAN_READ, clearDesignCss, requireCap } from './design-common';
@@ -16,14 +17,15 @@ import { builderVariables, type VariablesState } from './variables';
 const KIND = 'css';
 const KEY = 'design-system';
 
-export interface DesignStylesheet {
-	css: string;
-	/** sha1 of the CSS: equal stylesheets have equal etags. */
-	etag: string;
-	/** Counts the stylesheets generated on this site: a regenerated one has a higher number. */
-	generation: number;
-	generated_at: string;
-}
+const stylesheet = z.object({
+	css: z.string(),
+	etag: z.string().meta({ description: 'sha1 of the CSS: equal stylesheets have equal etags' }),
+	generation: z.int().meta({ description: 'Counts the stylesheets generated on this site: a regenerated one has a higher number' }),
+	generated_at: z.string(),
+});
+export type DesignStylesheet = z.output<typeof stylesheet>;
+/** The stylesheet as the route answers it: whether this request generated it. */
+const stylesheetAnswer = stylesheet.extend({ regenerated: z.boolean() });
 
 const TYPOGRAPHY_PROPERTIES: Record<string, keyof Typography> = {
 	'font-family': 'typography_font_family',
@@ -108,7 +110,7 @@ export function designSystemCss(store: Store): string {
 }
 
 /** The kept stylesheet, generated first if there is none. */
-export function designStylesheet(store: Store): DesignStylesheet & { regenerated: boolean } {
+export function designStylesheet(store: Store): z.output<typeof stylesheetAnswer> {
 	const kept = store.objects.get<DesignStylesheet>(BUILDER, KIND, KEY);
 	if (kept) return { ...kept.data, regenerated: false };
 	return store.tx(() => {
@@ -130,6 +132,8 @@ export const designSystemRoutes: Route[] = [
 		path: '/builder/v1/design-system-sync/stylesheet',
 		auth: 'site',
 		summary: 'The design-system stylesheet (globals, variables, classes), generated if the cache has none',
+		answer: stylesheetAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, CAN_READ);
 			return designStylesheet(services.store);
@@ -140,9 +144,11 @@ export const designSystemRoutes: Route[] = [
 		path: '/builder/v1/cache',
 		auth: 'site',
 		summary: 'Clear the generated CSS; the next stylesheet request generates it again',
+		answer: z.object({ deleted: z.literal(true), cleared: z.int().meta({ description: 'How many generated stylesheets were removed' }) }),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, CAN_CONFIGURE);
-			return { deleted: true, cleared: clearDesignCss(services.store) };
+			return { deleted: true as const, cleared: clearDesignCss(services.store) };
 		},
 	}),
 ];

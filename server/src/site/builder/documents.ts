@@ -37,16 +37,23 @@ function documentDef(services: Services, row: ContentRow): PostType | undefined 
 	return type && contentDef(services, type);
 }
 
-interface Imported {
-	from: 'data' | 'site';
-	id: number;
-	source_url: string;
-}
+const importedAnswer = z.object({
+	from: z.enum(['data', 'site']).meta({ description: 'A new media item from a data: URI, or one of the site\'s own media' }),
+	id: z.int(),
+	source_url: z.string(),
+});
+type Imported = z.output<typeof importedAnswer>;
 
-interface Skipped {
-	url: string;
-	reason: string;
-}
+const skippedAnswer = z.object({ url: z.string(), reason: z.string() });
+type Skipped = z.output<typeof skippedAnswer>;
+
+/** What an import did, and the document's builder data after it (the builder's element tree). */
+const importAnswer = z.object({
+	id: z.int(),
+	imported: z.array(importedAnswer),
+	skipped: z.array(skippedAnswer),
+	elements: z.unknown().meta({ description: "The document's builder data, pointing at the media" }),
+});
 
 /** A `data:` URI's type and bytes; undefined when it is not one. */
 function dataUri(url: string): { type?: string; data: Buffer } | undefined {
@@ -147,6 +154,8 @@ export const documentRoutes: Route[] = [
 		summary: "Import the images of a document's builder data (data: URIs, the site's own media URLs) as media items and point the data at them",
 		params: z.object({ id: z.string() }),
 		patterns: { id: '\\d+' },
+		answer: importAnswer,
+		errors: [403],
 		handler: ({ services, siteUser: user, params }) => {
 			if (!user) throw denied(user, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 			const row = services.store.content.get(Number(params.id));

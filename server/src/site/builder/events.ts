@@ -19,7 +19,10 @@ const KIND = 'event';
 /** The name an event goes by: its `event` (or `name`) member. */
 const eventName = (data: Record<string, unknown>) => (typeof data.event === 'string' ? data.event : typeof data.name === 'string' ? data.name : '');
 
-const view = (event: StoredEvent) => ({ id: event.id, event: eventName(event.event_data), event_data: event.event_data, date: formatGmt(event.created_at) });
+/** An event as the routes answer it; its data is the editor's, as sent. */
+const eventAnswer = z.object({ id: z.int(), event: z.string().meta({ description: "The event's name: its event (or name) member" }), event_data: z.record(z.string(), z.unknown()), date: z.string() });
+
+const view = (event: StoredEvent): z.output<typeof eventAnswer> => ({ id: event.id, event: eventName(event.event_data), event_data: event.event_data, date: formatGmt(event.created_at) });
 
 export const eventRoutes: Route[] = [
 	route({
@@ -28,6 +31,8 @@ export const eventRoutes: Route[] = [
 		auth: 'site',
 		summary: "The caller's events, newest first (paged, X-WP-Total; search by event name)",
 		query: pagingQuery,
+		answer: z.array(eventAnswer),
+		errors: [403],
 		handler: ({ services, siteUser, query, request, reply }) => {
 			requireCap(siteUser, 'edit_posts');
 			const events = services.store.objects
@@ -45,14 +50,16 @@ export const eventRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Record an event of the editor (201)',
 		body: z.object({ event_data: z.looseObject({}) }),
-		handler: ({ services, siteUser, body, reply }) => {
+		answer: eventAnswer.extend({ success: z.literal(true) }),
+		status: 201,
+		errors: [403],
+		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'edit_posts');
 			const event = services.store.tx(() => {
 				const id = services.store.objects.nextId(BUILDER, KIND);
 				return services.store.objects.put<StoredEvent>(BUILDER, KIND, String(id), { id, user_id: siteUser.id, event_data: body.event_data, created_at: Date.now() }).data;
 			});
-			reply.code(201);
-			return { success: true, ...view(event) };
+			return { success: true as const, ...view(event) };
 		},
 	}),
 ];

@@ -28,6 +28,10 @@ const typeParams = z.object({ id: z.enum(FAVORITE_TYPES) });
 const TYPE_PATTERN = { id: '[\\w-]+' };
 const PATH = '/builder/v1/favorites';
 
+/** One favourite of the list; a type's favourites after a change. */
+const entryAnswer = z.object({ type: z.enum(FAVORITE_TYPES), favorite: z.string() });
+const typeAnswer = z.object({ type: z.enum(FAVORITE_TYPES), favorites: z.array(z.string()) });
+
 /** Adds or removes a favourite of the caller in one transaction; the type's favourites after it. */
 function change(store: Store, userId: number, type: FavoriteType, edit: (list: string[]) => string[]) {
 	return store.tx(() => {
@@ -45,6 +49,8 @@ export const favoritesRoutes: Route[] = [
 		auth: 'site',
 		summary: "The caller's favourites, one `{type, favorite}` entry each, paged (X-WP-Total); `search` filters by slug",
 		query: pagingQuery,
+		answer: z.array(entryAnswer),
+		errors: [403],
 		handler: ({ services, siteUser, query, request, reply }) => {
 			requireCap(siteUser, CAN_READ);
 			const favorites = builderFavorites(services.store, siteUser.id);
@@ -63,6 +69,8 @@ export const favoritesRoutes: Route[] = [
 		params: typeParams,
 		patterns: TYPE_PATTERN,
 		body: z.object({ favorite: slug }),
+		answer: typeAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, params, body }) => {
 			requireCap(siteUser, CAN_READ);
 			return change(services.store, siteUser.id, params.id, (list) => (list.includes(body.favorite) ? list : [...list, body.favorite]));
@@ -78,6 +86,8 @@ export const favoritesRoutes: Route[] = [
 		// WordPress reads parameters from the query and the body alike.
 		query: phpQuery({ favorite: slug.optional() }),
 		body: z.object({ favorite: slug.optional() }),
+		answer: typeAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, params, query, body }) => {
 			requireCap(siteUser, CAN_READ);
 			const favorite = query.favorite ?? body.favorite;

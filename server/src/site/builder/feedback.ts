@@ -23,15 +23,17 @@ export const feedbackRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Submit feedback about the editor (any members the form has; 201)',
 		body: z.looseObject({}),
-		handler: ({ services, siteUser, body, reply }) => {
+		answer: z.object({ success: z.literal(true), id: z.int(), date: z.string() }),
+		status: 201,
+		errors: [403],
+		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'edit_posts');
 			if (!Object.keys(body).length) throw invalidParam('body', 'the feedback must have at least one member (e.g. "message")');
 			const saved = services.store.tx(() => {
 				const id = services.store.objects.nextId(BUILDER, FEEDBACK);
 				return services.store.objects.put<Feedback>(BUILDER, FEEDBACK, String(id), { id, user_id: siteUser.id, data: body, created_at: Date.now() }).data;
 			});
-			reply.code(201);
-			return { success: true, id: saved.id, date: formatGmt(saved.created_at) };
+			return { success: true as const, id: saved.id, date: formatGmt(saved.created_at) };
 		},
 	}),
 ];

@@ -60,7 +60,8 @@ export function builderGlobalClasses(store: Store, context: ClassContext = 'fron
 const contextQuery = phpQuery({ context: z.enum(CLASS_CONTEXTS).default('frontend') });
 
 /** The answer of GET and PUT: items keyed by id, the order in `meta`. */
-const answer = (classes: GlobalClasses) => ({ data: classes.items, meta: { order: classes.order } });
+const classesAnswer = z.object({ data: z.record(z.string(), classItem), meta: z.object({ order: z.array(z.string()) }) });
+const answer = (classes: GlobalClasses): z.output<typeof classesAnswer> => ({ data: classes.items, meta: { order: classes.order } });
 
 const invalid = (param: string, problems: string[]) =>
 	badRequest(`Invalid parameter(s): ${param}`, 'rest_invalid_param', { params: { [param]: problems.join('; ') } });
@@ -123,10 +124,16 @@ function resolve(stored: GlobalClasses, changes: Changes, items: Record<string, 
 
 // ---- usage ----
 
-interface Usage {
-	total: number;
-	posts: { id: number; title: string; type: string; status: string; total: number; elements: string[] }[];
-}
+/** Where one class is applied: how often in all, and per post or page (with its elements' ids). */
+const usageAnswer = z.object({
+	total: z.int(),
+	posts: z.array(z.object({ id: z.int(), title: z.string(), type: z.string(), status: z.string(), total: z.int(), elements: z.array(z.string()) })),
+});
+type Usage = z.output<typeof usageAnswer>;
+const usagesAnswer = z.object({
+	data: z.record(z.string(), usageAnswer),
+	meta: z.object({ total: z.int(), element_types: z.record(z.string(), z.int()).meta({ description: 'How many applications per element type' }) }),
+});
 
 /** The elements of a builder document: `[{id, elType, widgetType, settings, elements}]`, walked without recursion. */
 function* elementsOf(document: unknown): Generator<Record<string, unknown>> {
@@ -157,7 +164,7 @@ function appliedClasses(element: Record<string, unknown>): string[] {
  * ones (preview), of those the caller may read (the content routes' rule: others' drafts and private
  * items are not even named, nor counted).
  */
-export function globalClassesUsage(store: Store, user: UserRow, context: ClassContext) {
+export function globalClassesUsage(store: Store, user: UserRow, context: ClassContext): z.output<typeof usagesAnswer> {
 	const classes = builderGlobalClasses(store, context);
 	const usage: Record<string, Usage> = Object.fromEntries(Object.keys(classes.items).map((id) => [id, { total: 0, posts: [] }]));
 	const elementTypes: Record<string, number> = {};
@@ -207,6 +214,8 @@ export const globalClassesRoutes: Route[] = [
 		auth: 'site',
 		summary: 'The global classes keyed by id, with their order in `meta.order`',
 		query: contextQuery,
+		answer: classesAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, CAN_READ);
 			return answer(builderGlobalClasses(services.store, query.context));
@@ -223,6 +232,8 @@ export const globalClassesRoutes: Route[] = [
 			items: objectOf(z.string(), classItem),
 			order: z.array(z.string()),
 		}),
+		answer: classesAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, query, body }) => {
 			requireCap(siteUser, CAN_STYLE);
 			const store = services.store;
@@ -244,6 +255,8 @@ export const globalClassesRoutes: Route[] = [
 		auth: 'site',
 		summary: 'How often each class is applied, per post and page, from their builder data',
 		query: contextQuery,
+		answer: usagesAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, CAN_READ);
 			return globalClassesUsage(services.store, siteUser, query.context);

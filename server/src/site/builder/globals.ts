@@ -48,6 +48,14 @@ export interface GlobalItem<V> {
 	value: V;
 }
 
+/** A global item as the routes answer it, with its set's value. */
+const globalItem = <V extends z.ZodType>(value: V) => z.object({ id: z.string(), title: z.string(), value });
+const colorItem = globalItem(z.string());
+const typographyItem = globalItem(typographyValue);
+/** A set as the editor reads it: items keyed by id. */
+const keyedColors = z.record(z.string(), colorItem);
+const keyedTypography = z.record(z.string(), typographyItem);
+
 export interface BuilderGlobals {
 	colors: GlobalItem<string>[];
 	typography: GlobalItem<Typography>[];
@@ -89,7 +97,7 @@ export function builderGlobals(store: Store): BuilderGlobals {
 }
 
 /** The answer's form: items keyed by id, as the builder's editor reads them. */
-const keyed = <V>(items: GlobalItem<V>[]) => Object.fromEntries(items.map((item) => [item.id, item]));
+const keyed = <T extends { id: string }>(items: readonly T[]): Record<string, T> => Object.fromEntries(items.map((item) => [item.id, item]));
 
 const NOUN: Record<GlobalSet, string> = { colors: 'color', typography: 'typography' };
 
@@ -101,7 +109,7 @@ const idParams = z.object({ id: z.string() });
 const ID_PATTERN = { id: '\\w{1,64}' };
 const title = z.string().trim().min(1).max(100);
 
-function setRoutes<S extends GlobalSet>(set: S, value: z.ZodType<BuilderGlobals[S][number]['value']>): Route[] {
+function setRoutes<S extends GlobalSet>(set: S, value: z.ZodType<BuilderGlobals[S][number]['value']>, item: z.ZodType<BuilderGlobals[S][number]>): Route[] {
 	const base = `/builder/v1/globals/${set}`;
 	const noun = NOUN[set];
 	return [
@@ -110,9 +118,11 @@ function setRoutes<S extends GlobalSet>(set: S, value: z.ZodType<BuilderGlobals[
 			path: base,
 			auth: 'site',
 			summary: `The kit's global ${set}, keyed by id`,
+			answer: z.record(z.string(), item),
+			errors: [403],
 			handler: ({ services, siteUser }) => {
 				requireCap(siteUser, CAN_READ);
-				return keyed<unknown>(readSet(services.store, set));
+				return keyed<BuilderGlobals[S][number]>(readSet(services.store, set));
 			},
 		}),
 		route({
@@ -122,6 +132,8 @@ function setRoutes<S extends GlobalSet>(set: S, value: z.ZodType<BuilderGlobals[
 			summary: `One global ${noun}`,
 			params: idParams,
 			patterns: ID_PATTERN,
+			answer: item,
+			errors: [403],
 			handler: ({ services, siteUser, params }) => {
 				requireCap(siteUser, CAN_READ);
 				const item = readSet(services.store, set).find((i) => i.id === params.id);
@@ -137,6 +149,9 @@ function setRoutes<S extends GlobalSet>(set: S, value: z.ZodType<BuilderGlobals[
 			params: idParams,
 			patterns: ID_PATTERN,
 			body: z.object({ title, value }),
+			answer: item,
+			status: [200, 201],
+			errors: [403],
 			handler: ({ services, siteUser, params, body, reply }) => {
 				requireCap(siteUser, CAN_STYLE);
 				const item = { id: params.id, title: body.title, value: body.value } as BuilderGlobals[S][number];
@@ -159,17 +174,19 @@ function setRoutes<S extends GlobalSet>(set: S, value: z.ZodType<BuilderGlobals[
 			summary: `Delete a global ${noun} (the system ones cannot be deleted)`,
 			params: idParams,
 			patterns: ID_PATTERN,
+			answer: z.object({ deleted: z.literal(true), previous: item }),
+			errors: [403],
 			handler: ({ services, siteUser, params }) => {
 				requireCap(siteUser, CAN_STYLE);
 				return services.store.tx(() => {
-					const items = readSet(services.store, set) as GlobalItem<unknown>[];
+					const items = readSet(services.store, set);
 					const previous = items.find((i) => i.id === params.id);
 					if (!previous) throw notFound(set, params.id);
 					if (SYSTEM_GLOBAL_IDS.includes(params.id)) {
 						throw new ApiError(400, `The system global ${noun} "${params.id}" cannot be deleted; replace its value instead.`, 'rest_global_system_item');
 					}
 					writeSet(services.store, set, items.filter((i) => i.id !== params.id) as BuilderGlobals[S]);
-					return { deleted: true, previous };
+					return { deleted: true as const, previous };
 				});
 			},
 		}),
@@ -182,12 +199,14 @@ export const globalsRoutes: Route[] = [
 		path: '/builder/v1/globals',
 		auth: 'site',
 		summary: "The kit's global colors and typography, each keyed by id",
+		answer: z.object({ colors: keyedColors, typography: keyedTypography }),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, CAN_READ);
 			const globals = builderGlobals(services.store);
 			return { colors: keyed(globals.colors), typography: keyed(globals.typography) };
 		},
 	}),
-	...setRoutes('colors', colorValue),
-	...setRoutes('typography', typographyValue),
+	...setRoutes('colors', colorValue, colorItem),
+	...setRoutes('typography', typographyValue, typographyItem),
 ];

@@ -52,6 +52,9 @@ const typeParams = z.object({ type: z.enum(BUILDER_ELEMENT_TYPES) });
 const TYPE_PATTERN = { type: '[\\w-]+' };
 /** The element's settings as the builder stores them: an object of setting name to value. */
 const settingsBody = z.object({ settings: objectOf(z.string().min(1).max(100), z.unknown()) });
+/** The settings of an element type, as stored: free-form, the builder's controls. */
+const elementSettings = z.record(z.string(), z.unknown());
+const defaultsAnswer = z.object({ type: z.enum(BUILDER_ELEMENT_TYPES), settings: elementSettings });
 
 function save(method: 'POST' | 'PUT' | 'PATCH'): Route {
 	return route({
@@ -62,6 +65,8 @@ function save(method: 'POST' | 'PUT' | 'PATCH'): Route {
 		params: typeParams,
 		patterns: TYPE_PATTERN,
 		body: settingsBody,
+		answer: defaultsAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, params, body }) => {
 			requireCap(siteUser, CAN_STYLE);
 			services.store.objects.put(BUILDER, KIND, params.type, body.settings);
@@ -76,6 +81,8 @@ export const kitDefaultsRoutes: Route[] = [
 		path: '/builder/v1/kit-elements-defaults',
 		auth: 'site',
 		summary: 'The default settings of every element type that has some, keyed by type',
+		answer: z.record(z.string(), elementSettings),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, CAN_READ);
 			return builderKitDefaults(services.store);
@@ -91,13 +98,15 @@ export const kitDefaultsRoutes: Route[] = [
 		summary: "Remove an element type's default settings",
 		params: typeParams,
 		patterns: TYPE_PATTERN,
+		answer: z.object({ deleted: z.literal(true), previous: defaultsAnswer }),
+		errors: [403],
 		handler: ({ services, siteUser, params }) => {
 			requireCap(siteUser, CAN_STYLE);
 			return services.store.tx(() => {
 				const previous = services.store.objects.get<Record<string, unknown>>(BUILDER, KIND, params.type);
 				if (!previous) throw new ApiError(404, `The element type "${params.type}" has no default settings.`, 'rest_kit_defaults_not_found');
 				services.store.objects.delete(BUILDER, KIND, params.type);
-				return { deleted: true, previous: { type: params.type, settings: previous.data } };
+				return { deleted: true as const, previous: { type: params.type, settings: previous.data } };
 			});
 		},
 	}),

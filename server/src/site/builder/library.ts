@@ -23,11 +23,13 @@ export const libraryRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Connect the caller to the template library with a connect token (a new token replaces the old one)',
 		body: z.object({ token: z.string().trim().min(1).max(512) }),
+		answer: z.object({ success: z.literal(true), connected: z.literal(true), reconnected: z.boolean(), connected_at: z.string() }),
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'edit_posts');
 			const before = services.store.objects.get<Connection>(BUILDER, KIND, String(siteUser.id));
 			const saved = services.store.objects.put<Connection>(BUILDER, KIND, String(siteUser.id), { token_hash: hashSecret(body.token), connected_at: Date.now() }).data;
-			return { success: true, connected: true, reconnected: !!before, connected_at: formatGmt(saved.connected_at) };
+			return { success: true as const, connected: true as const, reconnected: !!before, connected_at: formatGmt(saved.connected_at) };
 		},
 	}),
 
@@ -36,10 +38,12 @@ export const libraryRoutes: Route[] = [
 		path: '/builder/v1/library/connect',
 		auth: 'site',
 		summary: "Disconnect the caller from the template library; says whether there was a connection",
+		answer: z.object({ success: z.literal(true), connected: z.literal(false), was_connected: z.boolean() }),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			const was = services.store.objects.delete(BUILDER, KIND, String(siteUser.id));
-			return { success: true, connected: false, was_connected: was };
+			return { success: true as const, connected: false as const, was_connected: was };
 		},
 	}),
 ];

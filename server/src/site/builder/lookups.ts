@@ -206,6 +206,9 @@ const ROLE_LABELS: Record<string, string> = {
 	subscriber: 'Subscriber',
 };
 
+/** The rows of a lookup: their keys are the ones keys_conversion_map names, so the caller shapes them. */
+const lookupAnswer = z.array(z.record(z.string(), z.unknown()));
+
 const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export const lookupRoutes: Route[] = [
@@ -215,6 +218,8 @@ export const lookupRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Find published content of the site (types included or excluded, search term, meta and tax queries), keys renamed by keys_conversion_map',
 		query: postQuery,
+		answer: lookupAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');
 			const taxonomies = new Set(siteTaxonomies(services.store).map((t) => t.slug));
@@ -247,6 +252,8 @@ export const lookupRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Find terms of the site (taxonomies included or excluded, search term, hide_empty), keys renamed by keys_conversion_map',
 		query: termQuery,
+		answer: lookupAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');
 			const taxonomies = siteTaxonomies(services.store).filter(
@@ -284,6 +291,8 @@ export const lookupRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Find users of the site by login, name or email, keys renamed by keys_conversion_map',
 		query: userQuery,
+		answer: lookupAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');
 			// The users repository has no listing; the lookup reads the table as WP_User_Query does.

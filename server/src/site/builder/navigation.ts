@@ -42,7 +42,17 @@ const docType = (row: ContentRow) => {
 
 const EDITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 
-function recentPosts(services: Services, user: UserRow, types: SitePostType[], exclude: number[], count: number) {
+/** An item of the builder's "recent" list. */
+const recentAnswer = z.object({
+	id: z.int(),
+	title: z.string(),
+	status: z.string(),
+	edit_url: z.string(),
+	date_modified: z.string(),
+	type: z.object({ post_type: z.string(), doc_type: z.string(), label: z.string() }),
+});
+
+function recentPosts(services: Services, user: UserRow, types: SitePostType[], exclude: number[], count: number): z.output<typeof recentAnswer>[] {
 	const byType = new Map(types.map((type) => [type.slug, { type, def: contentDef(services, type) }]));
 	if (!byType.size) return [];
 	const where = new Where()
@@ -78,6 +88,8 @@ export const navigationRoutes: Route[] = [
 			post_type: list(z.string()).optional(),
 			post__not_in: idList().prefault([]),
 		}),
+		answer: z.array(recentAnswer),
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');
 			const all = contentTypes(services);
@@ -92,6 +104,9 @@ export const navigationRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Create a draft of a post type, to be edited with the builder (201): its id and edit URL',
 		body: z.object({ post_type: z.string().prefault('post') }),
+		answer: z.object({ id: z.int(), title: z.string(), post_type: z.string(), status: z.string(), edit_url: z.string() }),
+		status: 201,
+		errors: [403],
 		handler: ({ services, siteUser, body, reply }) => {
 			requireCap(siteUser, 'edit_posts');
 			const types = contentTypes(services);
@@ -110,7 +125,7 @@ export const navigationRoutes: Route[] = [
 				// The builder names a new document after its id.
 				return services.store.content.save({ ...draft, title: `Builder #${draft.id}` });
 			});
-			reply.code(201).header('Location', `${restBase(services)}/cms/v2/${type.rest_base}/${row.id}`);
+			reply.header('Location', `${restBase(services)}/cms/v2/${type.rest_base}/${row.id}`);
 			return { id: row.id, title: row.title, post_type: type.slug, status: row.status, edit_url: editUrl(services, row.id) };
 		},
 	}),

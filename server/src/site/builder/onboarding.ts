@@ -3,7 +3,7 @@ import { type Method, type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { UserRow } from '../../store/types';
 import { list } from '../content/params';
-import { activeTheme, savePlugin, saveTheme, sitePlugin, siteThemes } from '../plugins';
+import { activeTheme, PLUGIN_SLUGS, savePlugin, saveTheme, sitePlugin, siteThemes } from '../plugins';
 import { can } from '../roles';
 import { BUILDER, formatGmt, matches, pageOf, pagingQuery, requireCap } from './editor-common';
 
@@ -42,13 +42,40 @@ interface Progress {
 	last_active_at: number;
 }
 
-interface Choices {
-	building_for?: string;
-	site_about?: string[];
-	experience_level?: string;
-	theme_selection?: keyof typeof ONBOARDING_THEMES;
-	site_features?: string[];
-}
+/** A user's answers to the wizard, those given so far. */
+const choicesAnswer = z.object({
+	building_for: z.string().optional(),
+	site_about: z.array(z.string()).optional(),
+	experience_level: z.string().optional(),
+	theme_selection: z.enum(THEME_SLUGS).optional(),
+	site_features: z.array(z.string()).optional(),
+});
+type Choices = z.output<typeof choicesAnswer>;
+
+/** A user's progress through the wizard. */
+const progressAnswer = z.object({
+	current_step: z.enum(STEP_IDS),
+	current_step_index: z.int(),
+	completed_steps: z.array(z.enum(STEP_IDS)),
+	exit_type: z.enum(['user_exit', 'unexpected']).nullable(),
+	started_at: z.string().nullable(),
+	last_active_at: z.string().nullable(),
+	is_completed: z.boolean(),
+});
+
+/** The Pro plugin as the site has it (`site/plugins.ts`), with whether it is installed and active. */
+const proAnswer = z.object({
+	slug: z.enum(PLUGIN_SLUGS),
+	name: z.string(),
+	status: z.enum(['active', 'inactive', 'not-installed']),
+	version: z.string().meta({ description: "Installed version; '' while not installed" }),
+	migrated: z.boolean().optional(),
+	installed: z.boolean(),
+	active: z.boolean(),
+});
+
+/** The wizard's theme as the site has it, and the site's active theme. */
+const themeAnswer = z.object({ slug: z.enum(THEME_SLUGS), name: z.string(), installed: z.boolean(), active: z.boolean(), active_theme: z.string() });
 
 const PROGRESS = 'onboarding-progress';
 const CHOICES = 'onboarding-choices';
@@ -57,7 +84,7 @@ function progressOf(services: Services, user: UserRow): Progress | undefined {
 	return services.store.objects.get<Progress>(BUILDER, PROGRESS, String(user.id))?.data;
 }
 
-function progressView(progress: Progress | undefined) {
+function progressView(progress: Progress | undefined): z.output<typeof progressAnswer> {
 	const completed = progress?.completed_steps ?? [];
 	const current = progress?.current_step ?? ONBOARDING_STEPS[0].id;
 	return {
@@ -94,12 +121,12 @@ const choicesBody = z.object({
 /** The theme the wizard installs: the user's choice, else its default. */
 const chosenTheme = (services: Services, user: UserRow) => choicesOf(services, user).theme_selection ?? THEME_SLUGS[0];
 
-function themeState(services: Services, slug: keyof typeof ONBOARDING_THEMES) {
+function themeState(services: Services, slug: keyof typeof ONBOARDING_THEMES): z.output<typeof themeAnswer> {
 	const installed = siteThemes(services.store).find((theme) => theme.slug === slug);
 	return { slug, name: ONBOARDING_THEMES[slug].name, installed: !!installed, active: installed?.status === 'active', active_theme: activeTheme(services.store).slug };
 }
 
-function proState(services: Services) {
+function proState(services: Services): z.output<typeof proAnswer> {
 	const plugin = sitePlugin(services.store, 'builder-pro');
 	return { ...plugin, installed: plugin.status !== 'not-installed', active: plugin.status === 'active' };
 }
@@ -113,6 +140,8 @@ export const onboardingRoutes: Route[] = [
 		auth: 'site',
 		summary: "The wizard's steps with whether the caller completed each (paged, X-WP-Total)",
 		query: pagingQuery,
+		answer: z.array(z.object({ id: z.enum(STEP_IDS), title: z.string(), position: z.int(), completed: z.boolean() })),
+		errors: [403],
 		handler: ({ services, siteUser, query, request, reply }) => {
 			requireCap(siteUser, 'edit_posts');
 			const completed = progressOf(services, siteUser)?.completed_steps ?? [];
@@ -128,6 +157,8 @@ export const onboardingRoutes: Route[] = [
 		path: '/builder/v1/onboarding/user-progress',
 		auth: 'site',
 		summary: "The caller's progress through the wizard",
+		answer: progressAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			return progressView(progressOf(services, siteUser));
@@ -141,6 +172,8 @@ export const onboardingRoutes: Route[] = [
 			auth: 'site',
 			summary: "Update the caller's progress: current step, a step completed (or the completed list), how the wizard was left",
 			body: progressBody,
+			answer: progressAnswer,
+			errors: [403],
 			handler: ({ services, siteUser, body }) => {
 				requireCap(siteUser, 'edit_posts');
 				const now = Date.now();
@@ -165,6 +198,8 @@ export const onboardingRoutes: Route[] = [
 		path: '/builder/v1/onboarding/user-choices',
 		auth: 'site',
 		summary: "The caller's answers to the wizard",
+		answer: choicesAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			return choicesOf(services, siteUser);
@@ -178,6 +213,8 @@ export const onboardingRoutes: Route[] = [
 			auth: 'site',
 			summary: "Update the caller's answers (the ones given; the others stay)",
 			body: choicesBody,
+			answer: choicesAnswer,
+			errors: [403],
 			handler: ({ services, siteUser, body }) => {
 				requireCap(siteUser, 'edit_posts');
 				const given = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
@@ -191,6 +228,8 @@ export const onboardingRoutes: Route[] = [
 		path: '/builder/v1/onboarding/pro-install-screen',
 		auth: 'site',
 		summary: 'Whether the wizard shows its Pro install screen: Pro is not active and the caller may install it',
+		answer: z.object({ should_show: z.boolean(), can_install: z.boolean(), plugin: proAnswer }),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			const pro = proState(services);
@@ -204,6 +243,8 @@ export const onboardingRoutes: Route[] = [
 		path: '/builder/v1/onboarding/install-pro',
 		auth: 'site',
 		summary: 'The state of the Pro plugin (not installed, inactive or active)',
+		answer: proAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			return proState(services);
@@ -215,11 +256,13 @@ export const onboardingRoutes: Route[] = [
 		path: '/builder/v1/onboarding/install-pro',
 		auth: 'site',
 		summary: 'Install and activate the Pro plugin (a site plugin that builder-one/v1 lists)',
+		answer: z.object({ success: z.literal(true), already_active: z.boolean(), plugin: proAnswer }),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'install_plugins', 'activate_plugins');
 			const before = proState(services);
 			if (!before.active) savePlugin(services.store, { slug: 'builder-pro', name: before.name, status: 'active', version: before.version || PRO_VERSION });
-			return { success: true, already_active: before.active, plugin: proState(services) };
+			return { success: true as const, already_active: before.active, plugin: proState(services) };
 		},
 	}),
 
@@ -228,6 +271,8 @@ export const onboardingRoutes: Route[] = [
 		path: '/builder/v1/onboarding/install-theme',
 		auth: 'site',
 		summary: "The state of the theme the caller chose in the wizard (or its default), and the site's active theme",
+		answer: themeAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			return themeState(services, chosenTheme(services, siteUser));
@@ -239,12 +284,14 @@ export const onboardingRoutes: Route[] = [
 		path: '/builder/v1/onboarding/install-theme',
 		auth: 'site',
 		summary: 'Install and activate the theme the caller chose in the wizard (or its default); the previous theme becomes inactive',
+		answer: z.object({ success: z.literal(true), previous_theme: z.string(), theme: themeAnswer }),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'install_themes', 'switch_themes');
 			const slug = chosenTheme(services, siteUser);
 			const previous = activeTheme(services.store).slug;
 			saveTheme(services.store, { slug, name: ONBOARDING_THEMES[slug].name, status: 'active', version: ONBOARDING_THEMES[slug].version });
-			return { success: true, previous_theme: previous, theme: themeState(services, slug) };
+			return { success: true as const, previous_theme: previous, theme: themeState(services, slug) };
 		},
 	}),
 ];

@@ -47,7 +47,10 @@ function settingOf(key: string): SettingDef {
 	return BUILDER_SETTINGS[key];
 }
 
-const view = (store: Store, key: string) => ({ key, value: builderSetting(store, key), default: BUILDER_SETTINGS[key].default });
+/** A setting as the routes answer it. */
+const settingAnswer = z.object({ key: z.string(), value: z.unknown(), default: z.unknown() });
+
+const view = (store: Store, key: string): z.output<typeof settingAnswer> => ({ key, value: builderSetting(store, key), default: BUILDER_SETTINGS[key].default });
 
 const keyParams = z.object({ key: z.string() });
 const KEY_PATTERN = { key: '[\\w-]{1,64}' };
@@ -61,6 +64,8 @@ function write(method: 'POST' | 'PUT' | 'PATCH'): Route {
 		params: keyParams,
 		patterns: KEY_PATTERN,
 		body: z.object({ value: z.unknown() }),
+		answer: settingAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, params, body }) => {
 			requireCap(siteUser, CAN_CONFIGURE);
 			const setting = settingOf(params.key);
@@ -89,6 +94,8 @@ export const settingsRoutes: Route[] = [
 		summary: 'A builder setting: its value and default',
 		params: keyParams,
 		patterns: KEY_PATTERN,
+		answer: settingAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, params }) => {
 			requireCap(siteUser, CAN_READ);
 			settingOf(params.key);

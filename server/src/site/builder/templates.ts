@@ -17,7 +17,19 @@ export const TEMPLATE = customPostType('builder_library', 'builder-library');
 
 export const TEMPLATE_KINDS = ['page', 'section', 'container', 'e-div-block', 'e-flexbox'] as const;
 
-function templateView(services: Services, row: ContentRow) {
+/** A saved template; its content is the builder's, as saved. */
+const templateAnswer = z.object({
+	template_id: z.int(),
+	title: z.string(),
+	type: z.string(),
+	status: z.string(),
+	author: z.string().meta({ description: "The author's display name" }),
+	date: z.string(),
+	modified: z.string(),
+	content: z.unknown().meta({ description: 'The template as the builder saved it' }),
+});
+
+function templateView(services: Services, row: ContentRow): z.output<typeof templateAnswer> {
 	const meta = JSON.parse(row.meta) as { _builder_template_type?: string; _builder_data?: string };
 	let content: unknown = {};
 	try {
@@ -44,6 +56,8 @@ export const templateRoutes: Route[] = [
 		path: '/builder/v1/template-library/templates',
 		auth: 'site',
 		summary: 'List the saved templates with their kind and content, newest first',
+		answer: z.array(templateAnswer),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, 'edit_posts');
 			const where = { sql: "c.type = ? AND c.status = 'publish'", params: [TEMPLATE.type] };
@@ -57,7 +71,10 @@ export const templateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Save a template of a kind (page, section, container, e-div-block, e-flexbox) with its content (201)',
 		body: z.object({ title: z.string().max(200).optional(), type: z.enum(TEMPLATE_KINDS), content: z.looseObject({}).prefault({}) }),
-		handler: ({ services, siteUser, body, reply }) => {
+		answer: templateAnswer,
+		status: 201,
+		errors: [403],
+		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'edit_posts');
 			const row = services.store.tx(() =>
 				writeItem(
@@ -71,7 +88,6 @@ export const templateRoutes: Route[] = [
 					{ revision: false },
 				),
 			);
-			reply.code(201);
 			return templateView(services, row);
 		},
 	}),

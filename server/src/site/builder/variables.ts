@@ -19,14 +19,26 @@ export type VariableType = (typeof VARIABLE_TYPES)[number];
 /** Variables that are not deleted, at most (as the builder limits them). */
 export const MAX_VARIABLES = 100;
 
-export interface BuilderVariable {
-	type: VariableType;
-	label: string;
-	value: string;
-	order: number;
-	deleted?: boolean;
-	deleted_at?: string;
-}
+const storedVariable = z.object({
+	type: z.enum(VARIABLE_TYPES),
+	label: z.string(),
+	value: z.string(),
+	order: z.int(),
+	deleted: z.boolean().optional().meta({ description: 'Deleted (soft): it can be restored' }),
+	deleted_at: z.string().optional(),
+});
+export type BuilderVariable = z.output<typeof storedVariable>;
+/** A variable as the routes answer one: with its id. */
+const variableAnswer = storedVariable.extend({ id: z.string() });
+/** A single change's answer: the variable and the collection's new watermark. */
+const changeAnswer = z.object({ variable: variableAnswer, watermark: z.int() });
+/** What each operation of a batch did, in the order given. */
+const batchResult = z.discriminatedUnion('type', [
+	z.object({ type: z.literal('create'), id: z.string(), temp_id: z.string().nullable().meta({ description: "The client's temporary id of the variable" }), variable: variableAnswer }),
+	z.object({ type: z.literal('update'), id: z.string(), variable: variableAnswer }),
+	z.object({ type: z.literal('delete'), id: z.string(), deleted: z.literal(true) }),
+	z.object({ type: z.literal('restore'), id: z.string(), variable: variableAnswer }),
+]);
 
 export interface VariablesState {
 	watermark: number;
@@ -90,7 +102,7 @@ function checkLimit(state: VariablesState) {
 	}
 }
 
-const view = (id: string, variable: BuilderVariable) => ({ id, ...variable });
+const view = (id: string, variable: BuilderVariable): z.output<typeof variableAnswer> => ({ id, ...variable });
 
 interface Changes {
 	label?: string;
@@ -160,7 +172,7 @@ const batchOperation = z.discriminatedUnion(
 );
 type BatchOperation = z.output<typeof batchOperation>;
 
-function runOperation(store: Store, state: VariablesState, op: BatchOperation) {
+function runOperation(store: Store, state: VariablesState, op: BatchOperation): z.output<typeof batchResult> {
 	switch (op.type) {
 		case 'create': {
 			const { id, variable } = createVariable(store, state, op.variable);
@@ -170,7 +182,7 @@ function runOperation(store: Store, state: VariablesState, op: BatchOperation) {
 			return { type: op.type, id: op.id, variable: view(op.id, updateVariable(state, op.id, op.variable)) };
 		case 'delete':
 			deleteVariable(state, op.id);
-			return { type: op.type, id: op.id, deleted: true };
+			return { type: op.type, id: op.id, deleted: true as const };
 		case 'restore':
 			return { type: op.type, id: op.id, variable: view(op.id, restoreVariable(state, op.id, { label: op.label, value: op.value })) };
 	}
@@ -185,14 +197,18 @@ const operationKey = (op: BatchOperation, index: number) =>
 const PATH = '/builder/v1/variables';
 
 /** One variable operation as a route: the change in a transaction, the new watermark in the answer. */
-function writeRoute<B extends z.ZodType>(method: 'POST' | 'PUT' | 'PATCH', name: string, summary: string, body: B, apply: (store: Store, state: VariablesState, body: z.output<B>) => { id: string; variable: BuilderVariable }, status = 200) {
+function writeRoute<B extends z.ZodType>(method: 'POST' | 'PUT' | 'PATCH', name: string, summary: string, body: B, apply: (store: Store, state: VariablesState, body: z.output<B>) => { id: string; variable: BuilderVariable }, status: 200 | 201 = 200) {
 	return route({
 		method,
 		path: `${PATH}/${name}`,
 		auth: 'site',
 		summary,
 		body,
-		handler: ({ services, siteUser, body, reply }) => {
+		answer: changeAnswer,
+		status,
+		// A create is not refused by id; the other changes name a variable (404 when there is none).
+		errors: name === 'create' ? [403] : [403, 404],
+		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, CAN_STYLE);
 			const store = services.store;
 			const result = store.tx(() => {
@@ -200,7 +216,6 @@ function writeRoute<B extends z.ZodType>(method: 'POST' | 'PUT' | 'PATCH', name:
 				const { id, variable } = apply(store, state, body as z.output<B>);
 				return { variable: view(id, variable), watermark: save(store, state) };
 			});
-			reply.code(status);
 			return result;
 		},
 	});
@@ -217,6 +232,8 @@ export const variablesRoutes: Route[] = [
 		path: `${PATH}/list`,
 		auth: 'site',
 		summary: 'Every variable keyed by id (deleted ones flagged), their count and the watermark',
+		answer: z.object({ variables: z.record(z.string(), storedVariable), total: z.int(), watermark: z.int() }),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			requireCap(siteUser, CAN_READ);
 			const state = builderVariables(services.store);
@@ -248,6 +265,8 @@ export const variablesRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Apply create, update, delete and restore operations at once, if `watermark` is current (409 otherwise): all or none',
 		body: z.object({ watermark: wpInt(0), operations: z.array(batchOperation).min(1).max(MAX_VARIABLES) }),
+		answer: z.object({ results: z.array(batchResult), watermark: z.int() }),
+		errors: [403, 409],
 		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, CAN_STYLE);
 			const store = services.store;
@@ -258,7 +277,7 @@ export const variablesRoutes: Route[] = [
 						current_watermark: state.watermark,
 					});
 				}
-				const results: unknown[] = [];
+				const results: z.output<typeof batchResult>[] = [];
 				const errors: Record<string, { status: number; code: string; message: string }> = {};
 				body.operations.forEach((op, index) => {
 					try {
