@@ -48,7 +48,10 @@ export const checkAnswer: AnswerCheck = ({ route, request, status, contentType, 
 	if (!declared) return violation(`${where} answered ${status}, which it does not declare (it declares ${Object.keys(operation?.responses ?? {}).join(', ')})`);
 	// A HEAD has no body, and `_fields` keeps some fields of it.
 	if (request.method === 'HEAD' || (status < 300 && asked('_fields'))) return undefined;
-	const media = Object.keys(declared.content ?? {})[0];
+	const type = (contentType ?? '').split(';')[0].trim();
+	const declaredTypes = Object.keys(declared.content ?? {});
+	// The declared type the answer has (a route may answer JSON or another type), else the first declared.
+	const media = declaredTypes.find((declaredType) => declaredType === type) ?? declaredTypes[0];
 	if (!media) {
 		// A 204, or a route that has not declared its answer yet (the coverage check lists those).
 		if (status === 204 && asText(payload)) return violation(`${where} answered 204 with a body`);
@@ -56,7 +59,6 @@ export const checkAnswer: AnswerCheck = ({ route, request, status, contentType, 
 	}
 	if (media !== 'application/json') {
 		if (status < 300) exercised.add(routeKey(route));
-		const type = (contentType ?? '').split(';')[0].trim();
 		return media === '*/*' || type === media || (media.endsWith('/*') && type.startsWith(media.slice(0, -1))) ? undefined : violation(`${where} answered ${status} as ${type || 'no type'}, not ${media}`);
 	}
 	const text = asText(payload);

@@ -148,13 +148,14 @@ const errorRef = (r: Route) =>
 
 /** The body of a success answer: the route's answer (in the gateway's envelope), a file or stream, or nothing said yet. */
 function successContent(r: Route, id: string, components: Record<string, JsonSchema>) {
-	if (r.produces) return { [r.produces]: { schema: { type: 'string', format: 'binary' } } };
-	if (!r.answer) return undefined;
+	const other = r.produces ? { [r.produces]: { schema: { type: 'string', format: 'binary' } } } : {};
+	if (!r.answer) return r.produces ? other : undefined;
 	const answer = embed(contractJson(r.answer, 'output'), id, components);
 	const schema = usesEnvelope(r.path)
 		? { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: answer }, additionalProperties: false }
 		: linked(answer);
-	return { 'application/json': { schema } };
+	// A route with both answers JSON, or the other type when asked (oEmbed's XML).
+	return { 'application/json': { schema }, ...other };
 }
 
 /** Answers: each success status with its body, each error status the route answers with its namespace's error body. */

@@ -129,7 +129,10 @@ export interface RouteDef<
 	 * closed: a field the handler adds must be declared. Fields with a `context` meta are optional.
 	 */
 	answer?: A;
-	/** The answer's media type when it is not JSON (a file, an event stream): its body is not described. */
+	/**
+	 * The answer's media type when it is not JSON (a file, an event stream): its body is not described.
+	 * With an `answer` too, the route answers JSON or this type (oEmbed's XML on request).
+	 */
 	produces?: string;
 	/**
 	 * The success statuses when not 200 (201 for a create, 202 for an accepted notification). A single one
