@@ -146,6 +146,7 @@ export const chatRoutes = [
 			deleteChatNetwork: z.boolean().default(false),
 		}),
 		answer: z.object({ number: z.string(), chatDeleted: z.boolean(), messagesDeleted: z.number(), deletedOnNetwork: z.boolean() }),
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			if (!DELETE_FLAGS.some((flag) => body[flag])) throw badRequest(`set at least one of ${DELETE_FLAGS.join(', ')} to true`);
 			const { jid } = parseAddress(body.number, 'number');
@@ -177,6 +178,7 @@ export const chatRoutes = [
 		summary: 'Archive or unarchive a chat (archiving unpins it)',
 		body: z.strictObject({ number: recipient, archive: z.boolean() }),
 		answer: chatAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) =>
 			changeChat(services, device, body.number, () => (body.archive ? { archived: 1, pinned: 0 } : { archived: 0 })),
 	}),
@@ -188,6 +190,7 @@ export const chatRoutes = [
 		summary: 'Mark a chat read (its received messages too) or unread',
 		body: z.strictObject({ number: recipient, read: z.boolean() }),
 		answer: chatAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) =>
 			changeChat(services, device, body.number, (chat) => {
 				if (!body.read) return { unread: Math.max(chat.unread, 1) };
@@ -203,6 +206,7 @@ export const chatRoutes = [
 		summary: 'Mute a chat for 8 hours, a week or for ever, or unmute it',
 		body: z.strictObject({ number: recipient, muteEndTime: z.literal(MUTE_HOURS) }),
 		answer: chatAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const hours = body.muteEndTime;
 			const muteEnd = hours === 0 || hours === -1 ? hours : Date.now() + hours * HOUR_MS;
@@ -217,6 +221,7 @@ export const chatRoutes = [
 		summary: `Pin or unpin a chat (at most ${MAX_PINNED} chats are pinned; pinning unarchives)`,
 		body: z.strictObject({ number: recipient, pin: z.boolean() }),
 		answer: chatAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) =>
 			changeChat(services, device, body.number, (chat) => {
 				if (!body.pin) return { pinned: 0 };

@@ -159,6 +159,7 @@ export const contactRoutes = [
 		summary: 'Remove a saved contact from the device',
 		body: z.strictObject({ phone: recipient }),
 		answer: contactAnswer.extend({ removed: z.literal(true) }),
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const { jid } = parseUser(body.phone, 'phone');
 			const { store, events, messaging } = services;
@@ -179,6 +180,7 @@ export const contactRoutes = [
 		summary: "A contact's or group's details merged with the state of its chat",
 		body: z.strictObject({ number: recipient }),
 		answer: chatDetailsAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const address = addressOf(body.number, 'number');
 			const chat = chatFields(services, device, address);

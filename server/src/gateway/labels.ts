@@ -166,7 +166,7 @@ export const labelRoutes = [
 			delete: z.boolean().optional(),
 		}),
 		answer: labelAnswer.extend({ deleted: z.literal(true).optional() }),
-		errors: [409],
+		errors: [404, 409],
 		handler: ({ services, device, body }) => {
 			const changes = body.name !== undefined || body.color !== undefined;
 			if (body.delete && changes) throw badRequest('delete: true cannot be combined with name or color');

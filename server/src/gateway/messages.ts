@@ -95,7 +95,7 @@ export const messageRoutes = [
 			fileURL: z.string().optional(),
 			base64Data: z.string().optional(),
 		}),
-		errors: [501],
+		errors: [404, 501],
 		handler: ({ services, device, body }) => {
 			const { messages, files } = services.store;
 			let message = messageOf(services, device, body.id);
@@ -136,6 +136,7 @@ export const messageRoutes = [
 			id: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(nonEmpty).min(1).max(1000)),
 		}),
 		answer: z.array(messageAnswer),
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const found = body.id.map((id) => ({ id, row: services.store.messages.byId(device.id, id) }));
 			const unknown = found.filter((f) => !f.row).map((f) => `"${f.id}"`);
@@ -167,6 +168,7 @@ export const messageRoutes = [
 			id: nonEmpty,
 		}),
 		answer: messageAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const row = messageOf(services, device, body.id);
 			if (!isChatOf(body.number, row)) throw badRequest(`number: message "${body.id}" is in chat ${row.chatid}, not in ${body.number}`);
@@ -183,6 +185,7 @@ export const messageRoutes = [
 		summary: 'Delete a message the device sent, for everyone',
 		body: z.strictObject({ id: nonEmpty }),
 		answer: messageAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const row = messageOf(services, device, body.id);
 			if (!row.from_me) {
@@ -206,6 +209,7 @@ export const messageRoutes = [
 			text: z.string().refine((text) => text.trim() !== '', { error: 'must not be empty' }),
 		}),
 		answer: messageAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const row = messageOf(services, device, body.id);
 			if (!row.from_me) throw badRequest(`id: message "${body.id}" was sent by ${row.sender}; only messages sent by this device can be edited`);

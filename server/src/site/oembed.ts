@@ -148,7 +148,7 @@ export const oembedRoutes = [
 			format: z.unknown().default('json').pipe(z.enum(['json', 'xml'])),
 			maxwidth: z.unknown().default(MAX_WIDTH).pipe(maxwidth),
 		}),
-		answer: oembedAnswer,
+		// No `answer` yet: the contract has no way to say "JSON, or XML on request" (see the decisions).
 		errors: [404],
 		handler: ({ services, query, reply }) => {
 			const data = oembedData(services, itemForUrl(services, query.url), query.maxwidth);
