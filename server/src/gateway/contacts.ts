@@ -44,7 +44,7 @@ function chatFields(services: Services, device: DeviceRow, address: Address) {
 }
 
 /** One entry of /chat/check's answer. */
-const checkAnswer = z.object({
+const numberCheckAnswer = z.object({
 	query: z.union([z.string(), z.number()]),
 	jid: z.string().nullable(),
 	isInWhatsapp: z.boolean(),
@@ -230,7 +230,7 @@ export const contactRoutes = [
 				.min(1)
 				.max(MAX_CHECK),
 		}),
-		answer: z.array(checkAnswer),
+		answer: z.array(numberCheckAnswer),
 		handler: ({ services, device, body }) => {
 			services.messaging.checkConnected(device);
 			return body.numbers.map((query, i) => check(services, device, query, `numbers[${i}]`));
