@@ -54,7 +54,8 @@ const openAiRoute = (method: Method): Route =>
 		params: z.object({ api_path: z.string() }),
 		patterns: { api_path: '.+' },
 		answer: answers[method as 'GET' | 'POST'],
-		errors: [405],
+		// It reads a JSON body that it parses itself (no `body` schema): another type is refused too.
+		errors: method === 'POST' ? [405, 415] : [405],
 		handler: ({ params, request, reply }) => {
 			const answer = builtinUpstream({
 				method,
