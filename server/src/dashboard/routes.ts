@@ -7,9 +7,23 @@ import type { Services } from '../services';
 import { isExpired } from '../webhooks/events';
 import type { DeviceRow, OutboxRow, UserRow } from '../store/types';
 
+const deliveryAnswer = z.object({
+	id: z.number(),
+	webhookId: z.string(),
+	eventId: z.string(),
+	event: z.string(),
+	state: z.enum(['pending', 'delivered', 'failed']),
+	attempts: z.number(),
+	lastStatus: z.number().nullable().meta({ description: "The receiver's last HTTP status" }),
+	lastError: z.string().nullable(),
+	nextAttemptAt: z.number().nullable(),
+	createdAt: z.number(),
+	payload: z.object({ id: z.string(), event: z.string(), device: z.string(), timestamp: z.number(), data: z.unknown() }).meta({ description: 'The webhook body' }),
+});
+
 /** A delivery as the log shows it: the event, its state, how often it was tried, what the receiver last said. */
-export function deliveryView(row: OutboxRow) {
-	const body = JSON.parse(row.body) as { event: string; timestamp: number; data: unknown };
+export function deliveryView(row: OutboxRow): z.output<typeof deliveryAnswer> {
+	const body = JSON.parse(row.body) as { id: string; event: string; device: string; timestamp: number; data: unknown };
 	return {
 		id: row.id,
 		webhookId: row.webhook_id,
@@ -48,6 +62,7 @@ export const dashboardRoutes = [
 		summary: "A webhook subscription's delivery log, newest first: each event's state, attempts, last status code or error, and next retry",
 		params: webhookParams,
 		query: z.object({ limit: qInt.min(1).max(500).default(50) }),
+		answer: z.array(deliveryAnswer),
 		handler: ({ services, user, params, query }) => {
 			const { webhook } = ownWebhook(services, user, params.name, params.id);
 			return services.store.outbox.latestOfWebhook(webhook.id, query.limit).map(deliveryView);
@@ -60,7 +75,10 @@ export const dashboardRoutes = [
 		auth: 'user',
 		summary: 'Deliver an event again (same event id and body) as a new delivery, attempted now; the original stays in the log',
 		params: webhookParams.extend({ delivery: qInt.positive() }),
-		handler: ({ services, user, params, reply }) => {
+		answer: deliveryAnswer,
+		status: 201,
+		errors: [409],
+		handler: ({ services, user, params }) => {
 			const { device, webhook } = ownWebhook(services, user, params.name, params.id);
 			const { outbox } = services.store;
 			const replayed = services.store.tx(() => {
@@ -75,7 +93,6 @@ export const dashboardRoutes = [
 				return outbox.latestOfWebhook(webhook.id, 1)[0];
 			});
 			services.delivery.worker.wake();
-			reply.code(201);
 			return deliveryView(replayed);
 		},
 	}),
@@ -87,6 +104,8 @@ export const dashboardRoutes = [
 		summary:
 			"Server-sent events of the user's devices (or of one, with `device`): every gateway event as its webhook body names it, subscribed to or not, and `delivery` after each webhook delivery attempt",
 		query: z.object({ device: z.string().min(1).optional() }),
+		produces: 'text/event-stream',
+		errors: [404, 429],
 		handler: ({ services, user, query, request, reply }) => {
 			const only = query.device ? ownDevice(services, user, query.device) : undefined;
 			const watched = (device: DeviceRow | undefined): device is DeviceRow =>

@@ -6,7 +6,7 @@ import { parseAddress } from '../network/jid';
 import type { Services } from '../services';
 import type { ChatColumn, ChatCondition, Comparison } from '../store/chat-query';
 import type { ChatRow, DeviceRow } from '../store/types';
-import { chatView, nextPage } from './views';
+import { chatAnswer, chatView, nextPage, pageAnswer } from './views';
 
 /** As on the network's apps: at most this many chats are pinned at a time. */
 export const MAX_PINNED = 3;
@@ -145,6 +145,8 @@ export const chatRoutes = [
 			deleteMessagesDB: z.boolean().default(false),
 			deleteChatNetwork: z.boolean().default(false),
 		}),
+		answer: z.object({ number: z.string(), chatDeleted: z.boolean(), messagesDeleted: z.number(), deletedOnNetwork: z.boolean() }),
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			if (!DELETE_FLAGS.some((flag) => body[flag])) throw badRequest(`set at least one of ${DELETE_FLAGS.join(', ')} to true`);
 			const { jid } = parseAddress(body.number, 'number');
@@ -175,6 +177,8 @@ export const chatRoutes = [
 		auth: 'instance',
 		summary: 'Archive or unarchive a chat (archiving unpins it)',
 		body: z.strictObject({ number: recipient, archive: z.boolean() }),
+		answer: chatAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) =>
 			changeChat(services, device, body.number, () => (body.archive ? { archived: 1, pinned: 0 } : { archived: 0 })),
 	}),
@@ -185,6 +189,8 @@ export const chatRoutes = [
 		auth: 'instance',
 		summary: 'Mark a chat read (its received messages too) or unread',
 		body: z.strictObject({ number: recipient, read: z.boolean() }),
+		answer: chatAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) =>
 			changeChat(services, device, body.number, (chat) => {
 				if (!body.read) return { unread: Math.max(chat.unread, 1) };
@@ -199,6 +205,8 @@ export const chatRoutes = [
 		auth: 'instance',
 		summary: 'Mute a chat for 8 hours, a week or for ever, or unmute it',
 		body: z.strictObject({ number: recipient, muteEndTime: z.literal(MUTE_HOURS) }),
+		answer: chatAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const hours = body.muteEndTime;
 			const muteEnd = hours === 0 || hours === -1 ? hours : Date.now() + hours * HOUR_MS;
@@ -212,6 +220,8 @@ export const chatRoutes = [
 		auth: 'instance',
 		summary: `Pin or unpin a chat (at most ${MAX_PINNED} chats are pinned; pinning unarchives)`,
 		body: z.strictObject({ number: recipient, pin: z.boolean() }),
+		answer: chatAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) =>
 			changeChat(services, device, body.number, (chat) => {
 				if (!body.pin) return { pinned: 0 };
@@ -244,6 +254,7 @@ export const chatRoutes = [
 					error: 'must be a string, a number, true or false, or a list of up to 20 of them',
 				}),
 			),
+		answer: z.object({ chats: z.array(chatAnswer), ...pageAnswer }),
 		handler: ({ services, device, body }) => {
 			const { operator, sort, limit, offset, ...filters } = body;
 			// Several values for one attribute (a list) are several conditions: `[">=100", "<200"]` is a range.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { route } from '../http/route';
-import { groupJid, groupName, invite } from './groups';
+import { groupJid, groupName, invite, inviteAnswer } from './groups';
+import { groupAnswer, itemResultAnswer } from './views';
 
 /** Communities: a parent group with an announcement group, to which groups are linked. */
 export const communityRoutes = [
@@ -10,6 +11,7 @@ export const communityRoutes = [
 		auth: 'instance',
 		summary: 'Create a community, with its announcement group; the device is its super admin',
 		body: z.strictObject({ name: groupName }),
+		answer: groupAnswer.extend(inviteAnswer),
 		handler: ({ services, device, body }) => {
 			const community = services.groups.createCommunity(device, body.name);
 			return { ...services.groups.view(community), ...invite(community) };
@@ -22,6 +24,7 @@ export const communityRoutes = [
 		auth: 'instance',
 		summary: 'Add groups to a community or remove them; one result per group',
 		body: z.strictObject({ community: groupJid, action: z.enum(['add', 'remove']), groupjids: z.array(groupJid).min(1) }),
+		answer: groupAnswer.extend({ results: z.array(itemResultAnswer) }),
 		handler: ({ services, device, body }) => {
 			const { community, results } = services.groups.editCommunity(device, body.community, body.action, body.groupjids);
 			return { ...services.groups.view(community), results };

@@ -5,7 +5,7 @@ import { recipient } from '../http/schema';
 import { type Address, parseAddress, parseUser } from '../network/jid';
 import type { Services } from '../services';
 import type { ContactRow, DeviceRow } from '../store/types';
-import { chatView, nextPage } from './views';
+import { chatAnswer, chatView, groupAnswer, nextPage, pageAnswer } from './views';
 
 /** /contacts/list pages: `pageSize` (alias `limit`) 1..MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE by default. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -13,7 +13,9 @@ export const MAX_PAGE_SIZE = 1000;
 /** The most entries one /chat/check takes. */
 export const MAX_CHECK = 500;
 
-export function contactView(row: ContactRow) {
+export const contactAnswer = z.object({ jid: z.string(), phone: z.string(), name: z.string(), createdAt: z.number(), updatedAt: z.number() });
+
+export function contactView(row: ContactRow): z.output<typeof contactAnswer> {
 	return { jid: row.jid, phone: row.jid.split('@')[0], name: row.name, createdAt: row.created_at, updatedAt: row.updated_at };
 }
 
@@ -41,6 +43,33 @@ function chatFields(services: Services, device: DeviceRow, address: Address) {
 	return { ...chatView({ ...blank, mute_end: 0, unread: 0, last_msg_ts: 0, last_msg_type: '', labels: '[]' }), id: null };
 }
 
+/** One entry of /chat/check's answer. */
+const numberCheckAnswer = z.object({
+	query: z.union([z.string(), z.number()]),
+	jid: z.string().nullable(),
+	isInWhatsapp: z.boolean(),
+	isGroup: z.boolean(),
+	name: z.string().nullable(),
+	verifiedName: z.string().nullable(),
+	error: z.string().optional().meta({ description: 'Why the entry is malformed' }),
+});
+
+/** /chat/details: the chat's fields (`id` null before any message) with the person's or the group's. */
+const chatDetailsAnswer = chatAnswer.extend({
+	id: z.string().nullable(),
+	jid: z.string(),
+	isGroup: z.boolean(),
+	name: z.string(),
+	isInWhatsapp: z.boolean(),
+	hasChat: z.boolean(),
+	isMember: z.boolean().optional().meta({ description: 'A group: whether the device takes part in it' }),
+	group: groupAnswer.nullable().optional(),
+	contactName: z.string().nullable().optional(),
+	profileName: z.string().nullable().optional(),
+	verifiedName: z.string().nullable().optional(),
+	isMe: z.boolean().optional(),
+});
+
 /** One entry of /chat/check: a malformed one carries the reason instead of failing the whole request. */
 function check(services: Services, device: DeviceRow, query: string | number, field: string) {
 	let address: Address;
@@ -64,6 +93,7 @@ export const contactRoutes = [
 		path: '/wdm/v1/contacts',
 		auth: 'instance',
 		summary: 'List every contact saved on the device, by name',
+		answer: z.array(contactAnswer),
 		handler: ({ services, device }) => services.store.contacts.list(device.id).rows.map(contactView),
 	}),
 
@@ -78,6 +108,7 @@ export const contactRoutes = [
 			limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
 			offset: z.number().int().min(0).optional(),
 		}),
+		answer: z.object({ contacts: z.array(contactAnswer), page: z.number(), pageSize: z.number(), totalPages: z.number(), ...pageAnswer }),
 		handler: ({ services, device, body }) => {
 			if (body.pageSize !== undefined && body.limit !== undefined && body.pageSize !== body.limit) {
 				throw badRequest(`limit is another name for pageSize: give one of them (got pageSize ${body.pageSize} and limit ${body.limit})`);
@@ -105,6 +136,7 @@ export const contactRoutes = [
 		auth: 'instance',
 		summary: 'Save a contact on the device; saving a saved number again renames it',
 		body: z.strictObject({ phone: recipient, name: z.string().trim().min(1).max(100) }),
+		answer: contactAnswer.extend({ created: z.boolean() }),
 		handler: ({ services, device, body }) => {
 			const { jid } = parseUser(body.phone, 'phone');
 			const { store, events, messaging } = services;
@@ -126,6 +158,8 @@ export const contactRoutes = [
 		auth: 'instance',
 		summary: 'Remove a saved contact from the device',
 		body: z.strictObject({ phone: recipient }),
+		answer: contactAnswer.extend({ removed: z.literal(true) }),
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const { jid } = parseUser(body.phone, 'phone');
 			const { store, events, messaging } = services;
@@ -134,7 +168,7 @@ export const contactRoutes = [
 				messaging.checkConnected(device);
 				const view = contactView(store.contacts.remove(device.id, jid)!);
 				events.emit(device, 'contacts', { action: 'remove', contact: view });
-				return { ...view, removed: true };
+				return { ...view, removed: true as const };
 			});
 		},
 	}),
@@ -145,6 +179,8 @@ export const contactRoutes = [
 		auth: 'instance',
 		summary: "A contact's or group's details merged with the state of its chat",
 		body: z.strictObject({ number: recipient }),
+		answer: chatDetailsAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const address = addressOf(body.number, 'number');
 			const chat = chatFields(services, device, address);
@@ -194,6 +230,7 @@ export const contactRoutes = [
 				.min(1)
 				.max(MAX_CHECK),
 		}),
+		answer: z.array(numberCheckAnswer),
 		handler: ({ services, device, body }) => {
 			services.messaging.checkConnected(device);
 			return body.numbers.map((query, i) => check(services, device, query, `numbers[${i}]`));

@@ -6,7 +6,7 @@ import { loadMedia } from '../media/load';
 import { inviteCodeOf, inviteLink, PARTICIPANT_ACTIONS } from '../network/groups';
 import { parseUser, userJid } from '../network/jid';
 import type { GroupRow } from '../store/types';
-import { nextPage } from './views';
+import { groupAnswer, itemResultAnswer, nextPage, pageAnswer } from './views';
 
 /** A group (or community) JID, lower-cased: `120363012345678901@g.us`. */
 export const groupJid = z
@@ -27,6 +27,7 @@ const participantList = z.array(z.string()).min(1);
 
 /** The invite fields of a group's answer, for whoever may see them. */
 export const invite = (group: GroupRow) => ({ inviteCode: group.invite_code, inviteLink: inviteLink(group) });
+export const inviteAnswer = { inviteCode: z.string(), inviteLink: z.string() };
 
 export const groupRoutes = [
 	route({
@@ -35,6 +36,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Create a group; the device is its super admin, numbers not on the network are reported',
 		body: z.strictObject({ name: groupName, participants: participantList }),
+		answer: groupAnswer.extend({ ...inviteAnswer, results: z.array(itemResultAnswer) }),
 		handler: ({ services, device, body }) => {
 			const { group, results } = services.groups.create(device, body.name, phonesOf(body.participants, 'participants'));
 			return { ...services.groups.view(group), ...invite(group), results };
@@ -52,6 +54,10 @@ export const groupRoutes = [
 			getRequestsParticipants: z.boolean().default(false),
 			// The simulator reads the network itself: there is no cache to skip.
 			force: z.boolean().default(false),
+		}),
+		answer: groupAnswer.extend({
+			...z.object(inviteAnswer).partial().shape,
+			pendingRequests: z.array(z.object({ jid: z.string(), phone: z.string(), requestedAt: z.number() })).optional(),
 		}),
 		handler: ({ services, device, body }) => {
 			const { groups } = services;
@@ -78,6 +84,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'What an invite code (or link) opens, without joining',
 		body: invitecode,
+		answer: groupAnswer.extend({ inviteCode: z.string() }),
 		handler: ({ services, device, body }) => {
 			services.messaging.checkConnected(device);
 			const group = services.groups.byInvite(inviteCodeOf(body.invitecode));
@@ -91,6 +98,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Join a group by invite code (or link); a group that approves new participants gets a request',
 		body: invitecode,
+		answer: groupAnswer.extend({ status: z.enum(['joined', 'pending', 'member']) }),
 		handler: ({ services, device, body }) => {
 			const { group, status } = services.groups.join(device, inviteCodeOf(body.invitecode));
 			return { ...services.groups.view(group), status };
@@ -103,9 +111,10 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Leave a group',
 		body: z.strictObject(groupjid),
+		answer: z.object({ jid: z.string(), left: z.literal(true) }),
 		handler: ({ services, device, body }) => {
 			services.groups.leave(device, body.groupjid);
-			return { jid: body.groupjid, left: true };
+			return { jid: body.groupjid, left: true as const };
 		},
 	}),
 
@@ -115,6 +124,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Every group the device takes part in, by name, without paging',
 		query: z.object({ force: qBool.optional(), noparticipants: qBool.optional() }),
+		answer: z.array(groupAnswer),
 		handler: ({ services, device, query }) => {
 			services.messaging.checkConnected(device);
 			// SQLite reads LIMIT -1 as no limit.
@@ -143,6 +153,7 @@ export const groupRoutes = [
 				path: ['limit'],
 			})
 			.refine((b) => b.page === undefined || b.offset === undefined, { error: 'cannot be combined with page', path: ['offset'] }),
+		answer: z.object({ groups: z.array(groupAnswer), page: z.number(), pageSize: z.number(), ...pageAnswer }),
 		handler: ({ services, device, body }) => {
 			services.messaging.checkConnected(device);
 			const pageSize = body.limit ?? body.pageSize ?? 50;
@@ -166,6 +177,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Make a new invite code; the old one stops working',
 		body: z.strictObject(groupjid),
+		answer: groupAnswer.extend(inviteAnswer),
 		handler: ({ services, device, body }) => {
 			const group = services.groups.resetInviteCode(device, body.groupjid);
 			return { ...services.groups.view(group), ...invite(group) };
@@ -178,6 +190,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Announce mode: when on, only admins send messages',
 		body: z.strictObject({ ...groupjid, announce: z.boolean() }),
+		answer: groupAnswer,
 		handler: ({ services, device, body }) => services.groups.view(services.groups.update(device, body.groupjid, { announce: body.announce })),
 	}),
 
@@ -187,6 +200,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Set the group description (empty removes it)',
 		body: z.strictObject({ ...groupjid, description: z.string().trim().max(2048) }),
+		answer: groupAnswer,
 		handler: ({ services, device, body }) =>
 			services.groups.view(services.groups.update(device, body.groupjid, { description: body.description })),
 	}),
@@ -198,6 +212,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Set the group image from a URL or Base64, or remove it with "remove" or "delete"',
 		body: z.strictObject({ ...groupjid, image: z.string().trim().min(1) }),
+		answer: groupAnswer,
 		handler: async ({ services, device, body }) => {
 			const { groups } = services;
 			const remove = /^(remove|delete)$/i.test(body.image);
@@ -215,6 +230,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Lock editing: when on, only admins change the name, description and image',
 		body: z.strictObject({ ...groupjid, locked: z.boolean() }),
+		answer: groupAnswer,
 		handler: ({ services, device, body }) => services.groups.view(services.groups.update(device, body.groupjid, { locked: body.locked })),
 	}),
 
@@ -224,6 +240,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Rename the group',
 		body: z.strictObject({ ...groupjid, name: groupName }),
+		answer: groupAnswer,
 		handler: ({ services, device, body }) => services.groups.view(services.groups.update(device, body.groupjid, { name: body.name })),
 	}),
 
@@ -233,6 +250,7 @@ export const groupRoutes = [
 		auth: 'instance',
 		summary: 'Add, remove, promote or demote participants, or approve or reject join requests; one result per participant',
 		body: z.strictObject({ ...groupjid, action: z.enum(PARTICIPANT_ACTIONS), participants: participantList }),
+		answer: groupAnswer.extend({ results: z.array(itemResultAnswer) }),
 		handler: ({ services, device, body }) => {
 			const phones = phonesOf(body.participants, 'participants');
 			const { group, results } = services.groups.updateParticipants(device, body.groupjid, body.action, phones);

@@ -34,7 +34,14 @@ export const LABEL_COLORS = [
 /** As on the network's business app: a device has at most this many labels. */
 export const MAX_LABELS = 20;
 
-export function labelView(row: LabelRow) {
+export const labelAnswer = z.object({
+	id: z.string(),
+	name: z.string(),
+	color: z.number().meta({ description: 'Index into the palette' }),
+	colorHex: z.string(),
+});
+
+export function labelView(row: LabelRow): z.output<typeof labelAnswer> {
 	return { id: String(row.id), name: row.name, color: row.color, colorHex: LABEL_COLORS[row.color] };
 }
 export type LabelView = ReturnType<typeof labelView>;
@@ -93,6 +100,7 @@ export const labelRoutes = [
 		path: '/wdm/v1/labels',
 		auth: 'instance',
 		summary: 'List the labels of the device, with their color index and hex color',
+		answer: z.array(labelAnswer),
 		handler: ({ services, device }) => services.store.labels.ofDevice(device.id).map(labelView),
 	}),
 
@@ -107,6 +115,7 @@ export const labelRoutes = [
 			add_labelid: labelId.optional(),
 			remove_labelid: labelId.optional(),
 		}),
+		answer: z.object({ chatid: z.string(), labelids: z.array(z.string()), labels: z.array(labelAnswer), added: z.array(z.string()), removed: z.array(z.string()) }),
 		handler: ({ services, device, body }) => {
 			const given = CHAT_MODES.filter((mode) => body[mode] !== undefined);
 			if (given.length === 0) throw badRequest(`one of ${CHAT_MODES.join(', ')} is required`);
@@ -156,6 +165,8 @@ export const labelRoutes = [
 			color: labelColor.optional(),
 			delete: z.boolean().optional(),
 		}),
+		answer: labelAnswer.extend({ deleted: z.literal(true).optional() }),
+		errors: [404, 409],
 		handler: ({ services, device, body }) => {
 			const changes = body.name !== undefined || body.color !== undefined;
 			if (body.delete && changes) throw badRequest('delete: true cannot be combined with name or color');
@@ -172,7 +183,7 @@ export const labelRoutes = [
 					for (const chat of store.labels.removeFromChats(device.id, row.id)) {
 						events.emit(device, 'chat_labels', chatLabels(services, device, chat, [], [label.id]));
 					}
-					return { ...label, deleted: true };
+					return { ...label, deleted: true as const };
 				}
 				const same = body.name === undefined ? undefined : store.labels.byName(device.id, body.name);
 				if (same && same.id !== row.id) throw conflict(`name: a label named '${same.name}' already exists (id '${same.id}')`);

@@ -5,7 +5,7 @@ import { nonEmpty, recipient } from '../http/schema';
 import { parseAddress, userJid } from '../network/jid';
 import type { Services } from '../services';
 import type { DeviceRow, MessageRow } from '../store/types';
-import { messageView, fileUrl, nextPage } from './views';
+import { messageAnswer, messageView, fileUrl, nextPage, pageAnswer } from './views';
 
 const AUDIO_TYPES = new Set(['audio', 'myaudio', 'ptt']);
 
@@ -53,6 +53,11 @@ export const messageRoutes = [
 			limit: z.number().int().min(1).max(1000).default(100),
 			offset: z.number().int().min(0).default(0),
 		}),
+		answer: z.object({
+			messages: z.array(messageAnswer),
+			totalIsEstimate: z.literal(true).optional().meta({ description: 'Counting stopped at its cap: total is a lower bound' }),
+			...pageAnswer,
+		}),
 		handler: ({ services, device, body }) => {
 			const chatid = body.chatid ? parseAddress(body.chatid, 'chatid').jid : undefined;
 			const { rows, total, totalIsEstimate } = services.store.messages.find(device.id, { ...body, chatid });
@@ -82,6 +87,15 @@ export const messageRoutes = [
 			vendor_apikey: z.string().optional(),
 			download_quoted: z.boolean().default(false),
 		}),
+		answer: z.object({
+			id: z.string(),
+			mimetype: z.string(),
+			fileName: z.string(),
+			size: z.number(),
+			fileURL: z.string().optional(),
+			base64Data: z.string().optional(),
+		}),
+		errors: [404, 501],
 		handler: ({ services, device, body }) => {
 			const { messages, files } = services.store;
 			let message = messageOf(services, device, body.id);
@@ -121,6 +135,8 @@ export const messageRoutes = [
 			// The spec's array; one id on its own is taken as a list of one.
 			id: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(nonEmpty).min(1).max(1000)),
 		}),
+		answer: z.array(messageAnswer),
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const found = body.id.map((id) => ({ id, row: services.store.messages.byId(device.id, id) }));
 			const unknown = found.filter((f) => !f.row).map((f) => `"${f.id}"`);
@@ -151,6 +167,8 @@ export const messageRoutes = [
 				.refine((text) => text === '' || isOneEmoji(text), { error: 'must be a single emoji, or empty to remove the reaction' }),
 			id: nonEmpty,
 		}),
+		answer: messageAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const row = messageOf(services, device, body.id);
 			if (!isChatOf(body.number, row)) throw badRequest(`number: message "${body.id}" is in chat ${row.chatid}, not in ${body.number}`);
@@ -166,6 +184,8 @@ export const messageRoutes = [
 		auth: 'instance',
 		summary: 'Delete a message the device sent, for everyone',
 		body: z.strictObject({ id: nonEmpty }),
+		answer: messageAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const row = messageOf(services, device, body.id);
 			if (!row.from_me) {
@@ -188,6 +208,8 @@ export const messageRoutes = [
 			id: nonEmpty,
 			text: z.string().refine((text) => text.trim() !== '', { error: 'must not be empty' }),
 		}),
+		answer: messageAnswer,
+		errors: [404],
 		handler: ({ services, device, body }) => {
 			const row = messageOf(services, device, body.id);
 			if (!row.from_me) throw badRequest(`id: message "${body.id}" was sent by ${row.sender}; only messages sent by this device can be edited`);
@@ -213,6 +235,7 @@ export const messageRoutes = [
 			presence: z.enum(['composing', 'recording', 'paused']),
 			delay: z.number().int().min(1).max(300000).optional(),
 		}),
+		answer: z.object({ number: z.string(), presence: z.enum(['composing', 'recording', 'paused']), until: z.number().nullable().meta({ description: 'When it stops, Unix time in milliseconds; null when stopped' }) }),
 		handler: ({ services, device, body }) => {
 			const to = parseAddress(body.number, 'number');
 			services.messaging.check(device, to);

@@ -33,8 +33,19 @@ function parseProxyUrl(url: string): ProxyParts {
 const userinfo = (p: ProxyParts, password: string | null) => (p.username ? `${p.username}:${password}@` : '');
 const format = (p: ProxyParts, password = p.password) => `${p.protocol}://${userinfo(p, password)}${p.host}:${p.port}`;
 
+const proxyAnswer = z.object({
+	enabled: z.boolean(),
+	status: z.enum(['default', 'enabled']),
+	proxy_url: z.string().nullable().meta({ description: 'The password masked' }),
+	protocol: z.string().nullable(),
+	host: z.string().nullable(),
+	port: z.number().nullable(),
+	username: z.string().nullable(),
+	updatedAt: z.number().nullable(),
+});
+
 /** The configuration as clients see it: the password, if any, is always masked. */
-function proxyView(row: ProxyRow | undefined) {
+function proxyView(row: ProxyRow | undefined): z.output<typeof proxyAnswer> {
 	if (!row) return { enabled: false, status: 'default', proxy_url: null, protocol: null, host: null, port: null, username: null, updatedAt: null };
 	const parts = parseProxyUrl(row.url);
 	return {
@@ -56,6 +67,7 @@ export const proxyRoutes = [
 		path: '/wdm/v1/proxy',
 		auth: 'instance',
 		summary: "Get the device's proxy: enabled with its URL (password masked), or the default connection",
+		answer: proxyAnswer,
 		handler: ({ services, device }) => proxyView(services.store.proxies.ofDevice(device.id)),
 	}),
 
@@ -65,6 +77,7 @@ export const proxyRoutes = [
 		auth: 'instance',
 		summary: 'Set the proxy the device connects through (enable: true), or remove it (enable: false)',
 		body: z.strictObject({ enable: z.boolean(), proxy_url: z.string().max(2048).optional() }),
+		answer: proxyAnswer,
 		handler: ({ services, device, body }) => {
 			const { proxies } = services.store;
 			if (!body.enable) {
@@ -83,6 +96,7 @@ export const proxyRoutes = [
 		path: '/wdm/v1/proxy',
 		auth: 'instance',
 		summary: 'Remove the configured proxy: the device goes back to the default connection',
+		answer: proxyAnswer,
 		handler: ({ services, device }) => {
 			services.store.proxies.remove(device.id);
 			return proxyView(undefined);

@@ -4,6 +4,7 @@ import { badRequest } from '../http/errors';
 import { httpUrl, nonEmpty, recipient } from '../http/schema';
 import { parseUser } from '../network/jid';
 import { pickCommon, sendMessage } from './sending';
+import { messageAnswer } from './views';
 
 /** The common fields /send/contact, /send/location and /send/location-button list. */
 const CARD_COMMON = pickCommon('replyid', 'mentions', 'delay', 'readchat', 'readmessages', 'forward', 'track_source', 'track_id', 'async');
@@ -80,6 +81,7 @@ export const sendCardRoutes: Route[] = [
 			url: httpUrl.optional(),
 			...CARD_COMMON,
 		}),
+		answer: messageAnswer,
 		handler: (ctx) => {
 			const { body } = ctx;
 			const card: ContactCard = {
@@ -113,6 +115,7 @@ export const sendCardRoutes: Route[] = [
 			address: nonEmpty.optional(),
 			...CARD_COMMON,
 		}),
+		answer: messageAnswer,
 		handler: (ctx) => {
 			const { body } = ctx;
 			return sendMessage(ctx, body.number, body, {
@@ -129,6 +132,7 @@ export const sendCardRoutes: Route[] = [
 		auth: 'instance',
 		summary: "Send a text with a button that asks for the recipient's location",
 		body: z.strictObject({ number: recipient, text: z.string().min(1), ...CARD_COMMON }),
+		answer: messageAnswer,
 		handler: (ctx) => {
 			const { body } = ctx;
 			return sendMessage(ctx, body.number, body, {

@@ -6,6 +6,7 @@ import type { Services } from '../services';
 import { playAs } from '../network/owners';
 import type { DeviceRow, MessageRow } from '../store/types';
 import { commonFields, fillPlaceholders, pickCommon, sendMessage } from './sending';
+import { messageAnswer } from './views';
 import {
 	BUTTON_TYPES,
 	BUTTON_VALUE,
@@ -97,6 +98,7 @@ export const menuRoutes = [
 			imageButton: httpUrl.optional(),
 			...commonFields,
 		}),
+		answer: messageAnswer,
 		handler: (ctx) => {
 			const { body } = ctx;
 			const type = body.type as MenuType;
@@ -136,6 +138,7 @@ export const menuRoutes = [
 			carousel,
 			...pickCommon('delay', 'readchat', 'readmessages', 'replyid', 'mentions', 'forward', 'track_source', 'track_id', 'async'),
 		}),
+		answer: messageAnswer,
 		handler: (ctx) => sendMessage(ctx, ctx.body.number, ctx.body, { type: 'carousel', text: ctx.body.text, content: { cards: ctx.body.carousel } }),
 	}),
 ];

@@ -4,6 +4,7 @@ import { badRequest } from '../http/errors';
 import { httpUrl, nonEmpty, recipient } from '../http/schema';
 import { loadMedia } from '../media/load';
 import { pickCommon, recipientOf, sendMessage } from './sending';
+import { messageAnswer } from './views';
 
 /** The common fields /send/request-payment and /send/pix-button list (no `forward`). */
 const PAYMENT_COMMON = pickCommon('replyid', 'mentions', 'delay', 'readchat', 'readmessages', 'track_source', 'track_id', 'async');
@@ -120,6 +121,7 @@ export const paymentRoutes: Route[] = [
 			boletoCode: nonEmpty.optional(),
 			...PAYMENT_COMMON,
 		}),
+		answer: messageAnswer,
 		handler: async (ctx) => {
 			const { body, services } = ctx;
 			refuse([
@@ -171,6 +173,7 @@ export const paymentRoutes: Route[] = [
 			pixName: nonEmpty.optional(),
 			...PAYMENT_COMMON,
 		}),
+		answer: messageAnswer,
 		handler: (ctx) => {
 			const { body } = ctx;
 			return sendMessage(ctx, body.number, body, {

@@ -4,6 +4,7 @@ import { article, badRequest } from '../http/errors';
 import { type Address, STATUS_JID } from '../network/jid';
 import { loadMediaFor, mimetypeField } from './send';
 import { pickCommon, sendMessage } from './sending';
+import { messageAnswer } from './views';
 
 const STATUS_TYPES = ['text', 'image', 'video', 'audio', 'myaudio', 'ptt'] as const;
 
@@ -35,6 +36,7 @@ export const statusRoutes: Route[] = [
 			mimetype: mimetypeField,
 			...pickCommon('delay', 'async', 'track_source', 'track_id'),
 		}),
+		answer: messageAnswer,
 		handler: async (ctx) => {
 			const { body, services } = ctx;
 			const { type } = body;

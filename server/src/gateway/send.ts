@@ -5,6 +5,7 @@ import { recipient } from '../http/schema';
 import { loadMedia, type Media } from '../media/load';
 import type { Services } from '../services';
 import { commonFields, fillPlaceholders, recipientOf, sendMessage } from './sending';
+import { messageAnswer } from './views';
 
 const MEDIA_TYPES = ['image', 'video', 'document', 'audio', 'myaudio', 'ptt', 'ptv', 'sticker'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
@@ -60,6 +61,7 @@ export const sendRoutes = [
 			linkPreviewLarge: z.boolean().optional(),
 			...commonFields,
 		}),
+		answer: messageAnswer,
 		handler: (ctx) => {
 			const { body } = ctx;
 			const text = fillPlaceholders(body.text, body.placeholders)!;
@@ -98,6 +100,7 @@ export const sendRoutes = [
 			mimetype: mimetypeField,
 			...commonFields,
 		}),
+		answer: messageAnswer,
 		handler: async (ctx) => {
 			const { body, services } = ctx;
 			// Refuse before downloading anything when the message could not go out anyway.

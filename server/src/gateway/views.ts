@@ -37,7 +37,35 @@ export function deviceView(row: DeviceRow, token?: string): z.output<typeof devi
 export const fileUrl = (baseUrl: string, fileId: string, fileName: string) =>
 	`${baseUrl}/wp-content/uploads/wdm/${fileId}/${encodeURIComponent(fileName)}`;
 
-export function messageView(row: MessageRow, baseUrl: string) {
+/** A stored message as the gateway shows it. */
+export const messageAnswer = z.object({
+	id: z.string(),
+	messageid: z.string().meta({ description: "The network's id of the message" }),
+	chatid: z.string(),
+	sender: z.string(),
+	senderName: z.string().nullable(),
+	fromMe: z.boolean(),
+	isGroup: z.boolean(),
+	messageType: z.string(),
+	text: z.string().nullable(),
+	messageTimestamp: z.number().meta({ description: 'Unix time, milliseconds' }),
+	status: z.enum(['queued', 'sent', 'delivered', 'read', 'played', 'failed', 'deleted']),
+	quoted: z.string().nullable(),
+	mentions: z.array(z.string()),
+	forwarded: z.boolean(),
+	edited: z.boolean(),
+	reaction: z.string().nullable(),
+	reactions: z.array(z.object({ sender: z.string(), text: z.string(), timestamp: z.number() })),
+	fileURL: z.string().nullable(),
+	mimetype: z.string().nullable(),
+	fileName: z.string().nullable(),
+	content: z.record(z.string(), z.unknown()).meta({ description: 'What the message carries besides its text, by type' }),
+	track_source: z.string().nullable(),
+	track_id: z.string().nullable(),
+	wasSentByApi: z.boolean(),
+});
+
+export function messageView(row: MessageRow, baseUrl: string): z.output<typeof messageAnswer> {
 	return {
 		id: row.id,
 		messageid: row.messageid,
@@ -67,7 +95,23 @@ export function messageView(row: MessageRow, baseUrl: string) {
 }
 export type MessageView = ReturnType<typeof messageView>;
 
-export function chatView(row: ChatRow) {
+/** A chat as the gateway shows it. */
+export const chatAnswer = z.object({
+	id: z.string(),
+	wa_chatid: z.string(),
+	wa_name: z.string(),
+	phone: z.string(),
+	wa_isGroup: z.boolean(),
+	wa_isPinned: z.boolean(),
+	wa_archived: z.boolean(),
+	wa_muteEndTime: z.number().meta({ description: 'Unix time, milliseconds, when the mute ends; 0 not muted, -1 for ever' }),
+	wa_unreadCount: z.number(),
+	wa_lastMsgTimestamp: z.number(),
+	wa_lastMessageType: z.string(),
+	wa_label: z.array(z.string()),
+});
+
+export function chatView(row: ChatRow): z.output<typeof chatAnswer> {
 	return {
 		id: row.id,
 		wa_chatid: row.chatid,
@@ -85,7 +129,18 @@ export function chatView(row: ChatRow) {
 }
 
 /** A subscription as GET shows it: everything but the secret. */
-export function webhookView(row: WebhookRow) {
+export const webhookAnswer = z.object({
+	id: z.string(),
+	url: z.string(),
+	events: z.array(z.string()),
+	excludeMessages: z.array(z.string()),
+	enabled: z.boolean(),
+	createdAt: z.number(),
+	chatid: z.string().optional(),
+	expiresAt: z.number().optional(),
+});
+
+export function webhookView(row: WebhookRow): z.output<typeof webhookAnswer> {
 	return {
 		id: row.id,
 		url: row.url,
@@ -99,7 +154,33 @@ export function webhookView(row: WebhookRow) {
 	};
 }
 
-/** A group or community as its participants see it; `withParticipants: false` leaves the list out (`size` stays). */
+/** A group or community as its participants see it; a community lists its groups. */
+export const groupAnswer = z.object({
+	jid: z.string(),
+	name: z.string(),
+	description: z.string(),
+	owner: z.string().nullable(),
+	createdAt: z.number(),
+	announce: z.boolean(),
+	locked: z.boolean(),
+	joinApprovalMode: z.boolean(),
+	isCommunity: z.boolean(),
+	isCommunityAnnounce: z.boolean(),
+	community: z.string().nullable(),
+	imageURL: z.string().nullable(),
+	size: z.number(),
+	participants: z.array(z.object({ jid: z.string(), phone: z.string(), isAdmin: z.boolean(), isSuperAdmin: z.boolean() })).optional(),
+	announcementGroup: z.string().nullable().optional().meta({ description: "A community's announcement group" }),
+	groups: z.array(z.object({ jid: z.string(), name: z.string() })).optional().meta({ description: "A community's groups" }),
+});
+
+/** The outcome for one participant (or one group of a community): `status` 200 when done. */
+export const itemResultAnswer = z.object({ jid: z.string(), ok: z.boolean(), status: z.number(), error: z.string().nullable() });
+
+/** The paging fields of a list's answer (`nextPage`). */
+export const pageAnswer = { total: z.number(), limit: z.number(), offset: z.number(), nextOffset: z.number().nullable(), hasMore: z.boolean() };
+
+/** `withParticipants: false` leaves the list out (`size` stays). */
 export function groupView(row: GroupRow, participants: GroupParticipantRow[], baseUrl: string, withParticipants = true) {
 	return {
 		jid: row.jid,

@@ -5,6 +5,7 @@ import { route } from '../http/route';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { recipient } from '../http/schema';
 import { groupJid } from '../gateway/groups';
+import { groupAnswer } from '../gateway/views';
 import { inviteCodeOf } from './groups';
 import { parseUser } from './jid';
 import { checkPlayable, playAs } from './owners';
@@ -62,6 +63,8 @@ export const sandboxGroupRoutes = [
 				path: ['invitecode'],
 			}),
 		// One transaction: a refused join leaves the number out of the caller's world.
+		answer: z.object({ jid: z.string(), number: z.string(), status: z.enum(['joined', 'pending', 'member']) }),
+		errors: [403, 404],
 		handler: ({ services, user, body }) =>
 			services.store.tx(() => {
 				const phone = contactOf(services, user, body.number);
@@ -76,11 +79,13 @@ export const sandboxGroupRoutes = [
 		auth: 'user',
 		summary: 'A contact leaves a group',
 		body: z.strictObject({ number: recipient, groupjid: groupJid }),
+		answer: z.object({ jid: z.string(), number: z.string(), left: z.literal(true) }),
+		errors: [403, 404],
 		handler: ({ services, user, body }) =>
 			services.store.tx(() => {
 				const phone = contactOf(services, user, body.number);
 				services.groups.contactLeave(phone, ownedGroup(services, user, body));
-				return { jid: body.groupjid, number: phone, left: true };
+				return { jid: body.groupjid, number: phone, left: true as const };
 			}),
 	}),
 
@@ -90,6 +95,8 @@ export const sandboxGroupRoutes = [
 		auth: 'user',
 		summary: "An admin on a phone changes a group setting the gateway has no route for: whether new participants need approval",
 		body: z.strictObject({ groupjid: groupJid, joinApprovalMode: z.boolean() }),
+		answer: groupAnswer,
+		errors: [403, 404],
 		handler: ({ services, user, body }) =>
 			services.groups.view(services.groups.setBySandbox(ownedGroup(services, user, body), { joinApprovalMode: body.joinApprovalMode })),
 	}),

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { route } from '../http/route';
 import { ownDevice } from '../http/auth';
 import { recipient } from '../http/schema';
-import { deviceView, messageView } from '../gateway/views';
+import { deviceAnswer, deviceView, messageAnswer, messageView } from '../gateway/views';
 import { answerMenu } from '../gateway/send-menus';
-import { createLabel, labelColor, labelName } from '../gateway/labels';
+import { createLabel, labelAnswer, labelColor, labelName } from '../gateway/labels';
 import { loadMedia } from '../media/load';
 import { mediaTypeField } from '../media/type';
 import { parseUser } from './jid';
@@ -29,6 +29,8 @@ export const sandboxRoutes = [
 		summary: 'Complete the pairing of a connecting device (scan its QR), optionally with a chosen phone number',
 		params: name,
 		body: z.strictObject({ phone: z.string().regex(/^\d{8,15}$/, { error: 'must be 8 to 15 digits' }).optional() }),
+		answer: deviceAnswer,
+		errors: [403, 409],
 		handler: ({ services, user, params, body }) =>
 			deviceView(services.pairing.complete(ownDevice(services, user, params.name), body.phone)),
 	}),
@@ -54,6 +56,8 @@ export const sandboxRoutes = [
 			})
 			.refine((b) => b.type === 'text' || b.file, { error: 'is required for media messages', path: ['file'] })
 			.refine((b) => b.type !== 'text' || b.text, { error: 'is required for text messages', path: ['text'] }),
+		answer: messageAnswer,
+		errors: [403],
 		handler: async ({ services, user, params, body }) => {
 			const device = ownDevice(services, user, params.name);
 			const from = parseUser(body.from, 'from');
@@ -84,6 +88,8 @@ export const sandboxRoutes = [
 		summary: 'The recipient reads (or plays, for audio) messages the device sent',
 		params: name,
 		body: z.strictObject({ id: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]), played: z.boolean().default(false) }),
+		answer: z.array(messageAnswer),
+		errors: [403],
 		handler: ({ services, user, params, body }) => {
 			const device = ownDevice(services, user, params.name);
 			const ids = Array.isArray(body.id) ? body.id : [body.id];
@@ -111,6 +117,8 @@ export const sandboxRoutes = [
 				.max(64, { abort: true })
 				.refine((text) => text === '' || isOneEmoji(text), { error: 'must be a single emoji, or empty to remove the reaction' }),
 		}),
+		answer: messageAnswer,
+		errors: [403],
 		handler: ({ services, user, params, body }) => {
 			const device = ownDevice(services, user, params.name);
 			const row = services.store.messages.byId(device.id, body.id);
@@ -136,6 +144,8 @@ export const sandboxRoutes = [
 				error: (issue) => (issue.input === undefined ? 'is required' : 'must be an id, an option, or a list of poll options'),
 			}),
 		}),
+		answer: messageAnswer,
+		errors: [403],
 		handler: ({ services, user, params, body }) =>
 			messageView(answerMenu(services, ownDevice(services, user, params.name), body.id, body.choice), services.baseUrl),
 	}),
@@ -147,6 +157,8 @@ export const sandboxRoutes = [
 		summary: 'A contact starts or stops typing or recording in its chat with the device',
 		params: name,
 		body: z.strictObject({ from: recipient, presence: z.enum(['composing', 'recording', 'paused', 'available', 'unavailable']) }),
+		answer: z.object({ chatid: z.string(), sender: z.string(), presence: z.enum(['composing', 'recording', 'paused', 'available', 'unavailable']) }),
+		errors: [403],
 		handler: ({ services, user, params, body }) => {
 			const device = ownDevice(services, user, params.name);
 			const from = parseUser(body.from, 'from');
@@ -163,6 +175,14 @@ export const sandboxRoutes = [
 		auth: 'user',
 		summary: 'What typing or recording indicators the device is showing right now',
 		params: name,
+		answer: z.array(
+			z.object({
+				chatid: z.string(),
+				presence: z.enum(['composing', 'recording']),
+				until: z.number().meta({ description: 'Unix time, milliseconds' }),
+				sent: z.number().meta({ description: 'How many times the indicator went out' }),
+			}),
+		),
 		handler: ({ services, user, params }) => services.presence.of(ownDevice(services, user, params.name)),
 	}),
 
@@ -173,11 +193,10 @@ export const sandboxRoutes = [
 		summary: 'Create a label on the device, as its owner does in the app (the gateway API cannot create labels)',
 		params: name,
 		body: z.strictObject({ name: labelName, color: labelColor.optional() }),
-		handler: ({ services, user, params, body, reply }) => {
-			const label = createLabel(services, ownDevice(services, user, params.name), body.name, body.color);
-			reply.code(201);
-			return label;
-		},
+		answer: labelAnswer,
+		status: 201,
+		errors: [409],
+		handler: ({ services, user, params, body }) => createLabel(services, ownDevice(services, user, params.name), body.name, body.color),
 	}),
 
 	route({
@@ -187,6 +206,8 @@ export const sandboxRoutes = [
 		summary: "Say whether a number is on the network for your devices (absent numbers cannot receive their messages), and its name in your world",
 		body: z.strictObject({ number: recipient, onNetwork: z.boolean(), name: z.string().optional() }),
 		// The caller's world only: other users' devices still reach the number and see their own name for it.
+		answer: z.object({ number: z.string(), onNetwork: z.boolean(), name: z.string().nullable() }),
+		errors: [403],
 		handler: ({ services, user, body }) => {
 			const { phone } = parseUser(body.number, 'number');
 			services.store.numbers.set(user.id, phone, body.onNetwork, body.name);

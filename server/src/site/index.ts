@@ -82,7 +82,7 @@ function siteArgs(table: Record<string, Record<string, unknown>>, services: Serv
 interface Endpoint {
 	methods: string[];
 	allow_batch?: { v1: true };
-	args: Record<string, unknown>;
+	args: Record<string, Record<string, unknown>>;
 }
 
 interface RouteEntry {
@@ -179,31 +179,25 @@ function indexLinks(user: UserRow | null) {
 	return can(user, 'switch_themes') || can(user, 'manage_options') ? { help, curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }] } : { help };
 }
 
+/** A route of an index: its methods, each endpoint's arguments, and with `?context=help` its schema. */
+const routeEntryAnswer = z.object({
+	namespace: z.string(),
+	methods: z.array(z.string()),
+	endpoints: z.array(
+		z.object({
+			methods: z.array(z.string()),
+			allow_batch: z.object({ v1: z.literal(true) }).optional(),
+			args: z.record(z.string(), z.record(z.string(), z.unknown())).meta({ description: "Each argument's JSON Schema keywords" }),
+		}),
+	),
+	schema: z.record(z.string(), z.unknown()).optional().meta({ description: "The resource's JSON Schema (`context=help`)" }),
+	_links: z.object({ self: z.array(z.object({ href: z.string() })) }).optional(),
+});
+const routesAnswer = z.record(z.string(), routeEntryAnswer);
+const hrefs = z.array(z.object({ href: z.string() }));
+
 // WordPress declares the indexes' `context` with a default only: any value is taken.
 const context = z.unknown().default('view');
-
-/** A namespace's index (the contract): its routes as the site index describes them (methods, endpoints, arguments, links). */
-const namespaceIndex = z.object({
-	namespace: z.string(),
-	routes: z
-		.record(
-			z.string(),
-			z.object({
-				namespace: z.string(),
-				methods: z.array(z.string()),
-				endpoints: z.array(
-					z.object({
-						methods: z.array(z.string()),
-						allow_batch: z.object({ v1: z.literal(true) }).optional(),
-						args: z.record(z.string(), z.unknown()).meta({ description: "The endpoint's arguments, each described as WordPress describes it." }),
-					}),
-				),
-				schema: z.record(z.string(), z.unknown()).optional().meta({ description: "The route's item schema (`context=help`)." }),
-				_links: z.object({ self: z.array(z.object({ href: z.string() })) }).optional(),
-			}),
-		)
-		.meta({ description: "The namespace's routes by path, as the site index shows them." }),
-});
 
 /**
  * `GET /` and `GET /<namespace>` for every namespace, generated from the table. Both answer bare
@@ -217,7 +211,25 @@ export function indexRoutes(table: Route[]): Route[] {
 		auth: 'site',
 		summary: 'Site index: site data, namespaces, authentication and every route with its arguments',
 		query: z.object({ context }),
-		handler: ({ query, services, siteUser }): object => ({
+		answer: z.object({
+			name: z.string(),
+			description: z.string(),
+			url: z.string(),
+			home: z.string(),
+			gmt_offset: z.number(),
+			timezone_string: z.string(),
+			page_for_posts: z.number(),
+			page_on_front: z.number(),
+			show_on_front: z.string(),
+			site_logo: z.number(),
+			site_icon: z.number(),
+			site_icon_url: z.string(),
+			namespaces: z.array(z.string()),
+			authentication: z.object({ 'application-passwords': z.object({ endpoints: z.object({ authorization: z.string() }) }) }),
+			routes: routesAnswer,
+			_links: z.object({ help: hrefs, curies: z.array(z.object({ name: z.string(), href: z.string(), templated: z.boolean() })).optional() }),
+		}),
+		handler: ({ query, services, siteUser }) => ({
 			...siteFields(services),
 			namespaces,
 			authentication: {
@@ -238,7 +250,7 @@ export function indexRoutes(table: Route[]): Route[] {
 			// As in WordPress, `namespace` may name another namespace: its index is answered.
 			// Declared with a default only, as in WordPress (the index shows no type); a repeated one is refused.
 			query: z.object({ namespace: z.unknown().default(ns).pipe(z.string()), context }),
-			answer: namespaceIndex,
+			answer: z.object({ namespace: z.string(), routes: routesAnswer, _links: z.object({ up: hrefs }) }),
 			// `namespace` naming no namespace.
 			errors: [404],
 			handler: ({ query, services }) => {

@@ -43,21 +43,23 @@ export function itemForUrl(services: Services, url: string): ContentRow | undefi
 	return services.store.content.get(Number(id));
 }
 
-export interface OembedData {
-	version: '1.0';
-	provider_name: string;
-	provider_url: string;
-	author_name: string;
-	author_url: string;
-	title: string;
-	type: 'rich';
-	width: number;
-	height: number;
-	html: string;
-	thumbnail_url?: string;
-	thumbnail_width?: number;
-	thumbnail_height?: number;
-}
+/** An oEmbed answer (`get_oembed_response_data` with its rich type's fields). */
+const oembedAnswer = z.object({
+	version: z.literal('1.0'),
+	provider_name: z.string(),
+	provider_url: z.string(),
+	author_name: z.string(),
+	author_url: z.string(),
+	title: z.string(),
+	type: z.literal('rich'),
+	width: z.number(),
+	height: z.number(),
+	html: z.string(),
+	thumbnail_url: z.string().optional(),
+	thumbnail_width: z.number().optional(),
+	thumbnail_height: z.number().optional(),
+});
+export type OembedData = z.output<typeof oembedAnswer>;
 
 /**
  * The item's featured image as `get_oembed_response_data_rich` gives it: its file, its size kept
@@ -146,6 +148,8 @@ export const oembedRoutes = [
 			format: z.unknown().default('json').pipe(z.enum(['json', 'xml'])),
 			maxwidth: z.unknown().default(MAX_WIDTH).pipe(maxwidth),
 		}),
+		// No `answer` yet: the contract has no way to say "JSON, or XML on request" (see the decisions).
+		errors: [404],
 		handler: ({ services, query, reply }) => {
 			const data = oembedData(services, itemForUrl(services, query.url), query.maxwidth);
 			if (query.format !== 'xml') {
@@ -179,6 +183,8 @@ export const oembedRoutes = [
 			maxheight: z.coerce.number().int().min(0).optional().meta({ description: 'The maximum height of the embed frame in pixels.' }),
 			discover: qBool.prefault(true).meta({ description: 'Whether to perform an oEmbed discovery request for unsanctioned providers.' }),
 		}),
+		answer: oembedAnswer,
+		errors: [403, 404],
 		handler: ({ services, siteUser, query }) => {
 			const message = 'Sorry, you are not allowed to make proxied oEmbed requests.';
 			if (!siteUser) throw unauthorized(message, 'rest_forbidden');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route } from '../http/route';
 import { ownDevice } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
-import { webhookView } from '../gateway/views';
+import { webhookAnswer, webhookView } from '../gateway/views';
 import { EVENT_NAMES, MESSAGE_EXCLUSIONS } from './events';
 import { isValidSecret, newSecret } from './signing';
 import { isObviouslyPrivate } from '../outbound/policy';
@@ -85,6 +85,7 @@ export const webhookRoutes = [
 		auth: 'user',
 		summary: "List a device's webhook subscriptions (secrets are never shown)",
 		params: name,
+		answer: z.array(webhookAnswer),
 		handler: ({ services, user, params }) => listOf(services, ownDevice(services, user, params.name)),
 	}),
 
@@ -95,6 +96,10 @@ export const webhookRoutes = [
 		summary: 'Add or update a webhook subscription (by URL), or delete one',
 		params: name,
 		body,
+		answer: z.union([
+			webhookAnswer.extend({ secret: z.string().optional().meta({ description: 'The signing secret, shown once: when it was generated' }) }),
+			z.object({ id: z.string(), url: z.string(), deleted: z.boolean() }),
+		]),
 		handler: ({ services, user, params, body }) => change(services, ownDevice(services, user, params.name), body),
 	}),
 ];

@@ -13,6 +13,38 @@ import { builtinUpstream } from './builtin';
 
 const base = '/sandbox/v1/openai';
 
+/** What the simulated model answers, in OpenAI's shapes (a streamed completion is an event stream, not checked). */
+const model = z.object({ id: z.string(), object: z.literal('model'), created: z.number(), owned_by: z.string() });
+const toolCall = z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) });
+const usage = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() });
+const answers = {
+	GET: z.union([z.object({ object: z.literal('list'), data: z.array(model) }), model]).meta({ description: '`models`: the list; `models/{id}`: one model' }),
+	POST: z
+		.union([
+			z.object({
+				id: z.string(),
+				object: z.literal('chat.completion'),
+				created: z.number(),
+				model: z.string(),
+				choices: z.array(
+					z.object({
+						index: z.number(),
+						message: z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(toolCall).optional() }),
+						finish_reason: z.string(),
+					}),
+				),
+				usage,
+			}),
+			z.object({
+				object: z.literal('list'),
+				data: z.array(z.object({ object: z.literal('embedding'), index: z.number(), embedding: z.union([z.array(z.number()), z.string()]) })),
+				model: z.string(),
+				usage: z.object({ prompt_tokens: z.number(), total_tokens: z.number() }),
+			}),
+		])
+		.meta({ description: '`chat/completions` (with `stream: true`, an event stream of chunks) or `embeddings`' }),
+};
+
 const openAiRoute = (method: Method): Route =>
 	route({
 		method,
@@ -21,6 +53,9 @@ const openAiRoute = (method: Method): Route =>
 		summary: `OpenAI-compatible ${method} on the simulated model (models, chat/completions with tool calls, embeddings)`,
 		params: z.object({ api_path: z.string() }),
 		patterns: { api_path: '.+' },
+		answer: answers[method as 'GET' | 'POST'],
+		// It reads a JSON body that it parses itself (no `body` schema): another type is refused too.
+		errors: method === 'POST' ? [405, 415] : [405],
 		handler: ({ params, request, reply }) => {
 			const answer = builtinUpstream({
 				method,
