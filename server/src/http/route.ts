@@ -6,7 +6,7 @@ import { NAMESPACES_LONGEST_FIRST, SERVER_ROUTES } from '../site/namespaces';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type SuccessStatus = 200 | 201 | 202 | 204;
+export type SuccessStatus = 200 | 201 | 202 | 204 | 207;
 
 /**
  * How a route authenticates its caller:

@@ -36,11 +36,19 @@ const batchBody = z.object({
 });
 
 /** One answer of the batch, as WordPress envelopes it. */
-interface Envelope {
-	body: unknown;
-	status: number;
-	headers: Record<string, string>;
-}
+/** One request's answer in the batch: what the route answered (its own contract), its status and headers. */
+const envelopeAnswer = z.object({
+	body: z.unknown().meta({ description: "The route's answer, or its error" }),
+	status: z.int(),
+	headers: z.record(z.string(), z.string()),
+});
+type Envelope = z.output<typeof envelopeAnswer>;
+
+/** The batch's answer: each request's answer in order, or with `require-all-validate` and an invalid request, only the validation's. */
+const batchAnswer = z.union([
+	z.object({ responses: z.array(envelopeAnswer) }),
+	z.object({ failed: z.literal('validation'), responses: z.array(envelopeAnswer.nullable()) }),
+]);
 
 const errorEnvelope = (error: ApiError): Envelope => ({
 	body: { code: error.code, message: error.message, data: { status: error.status, ...error.data } },
@@ -139,15 +147,16 @@ export function batchRoutes(routes: () => Route[]): Route[] {
 			auth: 'site',
 			summary: 'Run up to 25 requests to batch-capable routes in one call; answers 207 with one response per request',
 			body: batchBody,
-			handler: async ({ services, body, request, reply }) => {
+			answer: batchAnswer,
+			status: 207,
+			handler: async ({ services, body, request }) => {
 				// The engine's post types and taxonomies by their own routes: an unknown REST base is no route, as in WordPress.
 				const table = expandEngineRoutes(routes(), services.store);
 				const checks = body.requests.map((item) => prepare(table, item));
 				const byPath = routesByPath(table);
-				reply.code(207);
 				if (body.validation === 'require-all-validate' && checks.some((check) => check instanceof ApiError)) {
 					// Nothing runs: the invalid requests get their error, the others null.
-					return { failed: 'validation', responses: checks.map((check) => (check instanceof ApiError ? errorEnvelope(check) : null)) };
+					return { failed: 'validation' as const, responses: checks.map((check) => (check instanceof ApiError ? errorEnvelope(check) : null)) };
 				}
 				const responses: Envelope[] = [];
 				const budget = { left: services.config.batchAnswerMaxBytes, limit: services.config.batchAnswerMaxBytes };
