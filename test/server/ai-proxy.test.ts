@@ -187,6 +187,25 @@ describe('built-in model (default upstream)', () => {
 		await configure(api, u.admin);
 	});
 
+	test('key, response and clear-conversation at PUT and PATCH too; the namespace index lists the routes', async () => {
+		const nonce = await nonceFor(api, u.admin);
+		expect((await api.call('PUT', '/key', { api_key: '', nonce }, as(u.admin))).body).toMatchObject({ key_set: false });
+		expect((await api.get('/settings', as(u.admin))).body.key_set).toBe(false);
+		expect((await api.call('PATCH', '/key', { api_key: KEY, nonce }, as(u.admin))).body).toMatchObject({ key_set: true });
+		expect((await api.get('/models', as(u.author))).status).toBe(200);
+
+		const put = await api.call('PUT', '/response', { content: 'Put reply' }, as(u.editor));
+		expect(put.body).toMatchObject({ role: 'assistant', content: 'Put reply' });
+		expect((await api.get('/response', as(u.editor))).body.content).toBe('Put reply');
+		const cleared = await api.call('PATCH', '/clear-conversation', { keep: 0 }, as(u.editor));
+		expect(cleared.body).toMatchObject({ deleted: 1, kept: 0, previous: [{ content: 'Put reply' }] });
+		expectWpError(await api.get('/response', as(u.editor)), 404, 'proxyext_no_response', 'There is no response in this conversation yet.');
+
+		const index = await client(server.url, '/wp-json').get('/proxyext/v1', as(u.admin));
+		expect(index.status).toBe(200);
+		expect(Object.keys(index.body.routes)).toEqual(expect.arrayContaining([`/proxyext/v1/ai-api-proxy/settings`, `/proxyext/v1/ai-api-proxy/clear-conversation`]));
+	});
+
 	test('the key appears in no answer and no log line', async () => {
 		expect(logs.length).toBeGreaterThan(20);
 		expect(logs.filter((line) => line.includes(KEY))).toEqual([]);
