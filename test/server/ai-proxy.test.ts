@@ -213,7 +213,7 @@ describe('built-in model (default upstream)', () => {
 	});
 });
 
-/** A stand-in AI service on loopback: records what it gets, answers as each path says. */
+/** A stand-in AI service on loopback: records what it gets, answers as each path says (errors in OpenAI's shape). */
 function startUpstream() {
 	const received: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }> = [];
 	let release: () => void = () => undefined;
@@ -243,9 +243,9 @@ function startUpstream() {
 				return send(200, { model: parsed.model, choices: [{ index: 0, message: { role: 'assistant', content: `upstream says: ${parsed.messages.at(-1).content}` } }] });
 			}
 			if (path === '/v1/things/1') return send(req.method === 'DELETE' ? 200 : 201, { method: req.method, deleted: req.method === 'DELETE' });
-			if (path === '/v1/bad') return send(422, { error: { message: 'temperature is out of range' } });
-			if (path === '/v1/overloaded') return send(503, { error: { message: 'The engine is overloaded' } });
-			if (path === '/v1/echo-key') return send(401, { error: { message: `Incorrect API key provided: ${req.headers.authorization}` } });
+			if (path === '/v1/bad') return send(422, { error: { message: 'temperature is out of range', type: 'invalid_request_error', code: null } });
+			if (path === '/v1/overloaded') return send(503, { error: { message: 'The engine is overloaded', type: 'server_error', code: null } });
+			if (path === '/v1/echo-key') return send(401, { error: { message: `Incorrect API key provided: ${req.headers.authorization}`, type: 'invalid_request_error', code: 'invalid_api_key' } });
 			if (path === '/v1/plain') {
 				res.writeHead(200, { 'content-type': 'text/plain' });
 				return res.end('just text');
@@ -257,7 +257,7 @@ function startUpstream() {
 				setTimeout(() => res.destroy(), 50);
 				return;
 			}
-			send(404, { error: { message: `no ${path}` } });
+			send(404, { error: { message: `no ${path}`, type: 'invalid_request_error', code: 'unknown_url' } });
 		});
 	});
 	return new Promise<{ url: string; received: typeof received; release: () => void; close: () => void }>((resolve) =>

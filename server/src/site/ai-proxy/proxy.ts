@@ -300,12 +300,24 @@ const clearRoute = (method: Method): Route =>
 		},
 	});
 
+/**
+ * The forwarding routes' contract: the AI service's own answer, passed on as it is (its status, its
+ * media type: JSON, an event stream, text), so the body is not described; their errors are the
+ * proxy's (WordPress's shape) or the service's 4XX as it sent them (OpenAI's shape).
+ */
+const FORWARDED = {
+	produces: '*/*',
+	status: [200, 201, 202, 204],
+	errors: [403, 405, 409, 422, 429, 502],
+} as const satisfies Pick<Route, 'produces' | 'errors'> & { status: Route['status'] };
+
 export const proxyRoutes: Route[] = [
 	route({
 		method: 'GET',
 		path: `${base}/models`,
 		auth: 'site',
-		summary: 'The models of the AI service',
+		summary: 'The models of the AI service (its answer as it is, OpenAI\'s `{object: "list", data: [{id, ...}]}` from an OpenAI-compatible one)',
+		...FORWARDED,
 		handler: ({ services, siteUser, request, reply }) => {
 			canUse(siteUser);
 			return forward({ services, user: siteUser, method: 'GET', path: 'models', request, reply });
@@ -321,6 +333,7 @@ export const proxyRoutes: Route[] = [
 			summary: `Forward a ${method} request to the AI service at api_path; its answer comes back as is, streamed when it streams`,
 			params: z.object({ api_path: apiPath }),
 			patterns: { api_path: '.+' },
+			...FORWARDED,
 			handler: ({ services, siteUser, params, request, reply }) => {
 				canUse(siteUser);
 				return forward({ services, user: siteUser, method, path: params.api_path as string, request, reply });
