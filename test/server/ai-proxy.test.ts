@@ -187,6 +187,25 @@ describe('built-in model (default upstream)', () => {
 		await configure(api, u.admin);
 	});
 
+	test('key, response and clear-conversation at PUT and PATCH too; the namespace index lists the routes', async () => {
+		const nonce = await nonceFor(api, u.admin);
+		expect((await api.call('PUT', '/key', { api_key: '', nonce }, as(u.admin))).body).toMatchObject({ key_set: false });
+		expect((await api.get('/settings', as(u.admin))).body.key_set).toBe(false);
+		expect((await api.call('PATCH', '/key', { api_key: KEY, nonce }, as(u.admin))).body).toMatchObject({ key_set: true });
+		expect((await api.get('/models', as(u.author))).status).toBe(200);
+
+		const put = await api.call('PUT', '/response', { content: 'Put reply' }, as(u.editor));
+		expect(put.body).toMatchObject({ role: 'assistant', content: 'Put reply' });
+		expect((await api.get('/response', as(u.editor))).body.content).toBe('Put reply');
+		const cleared = await api.call('PATCH', '/clear-conversation', { keep: 0 }, as(u.editor));
+		expect(cleared.body).toMatchObject({ deleted: 1, kept: 0, previous: [{ content: 'Put reply' }] });
+		expectWpError(await api.get('/response', as(u.editor)), 404, 'proxyext_no_response', 'There is no response in this conversation yet.');
+
+		const index = await client(server.url, '/wp-json').get('/proxyext/v1', as(u.admin));
+		expect(index.status).toBe(200);
+		expect(Object.keys(index.body.routes)).toEqual(expect.arrayContaining([`/proxyext/v1/ai-api-proxy/settings`, `/proxyext/v1/ai-api-proxy/clear-conversation`]));
+	});
+
 	test('the key appears in no answer and no log line', async () => {
 		expect(logs.length).toBeGreaterThan(20);
 		expect(logs.filter((line) => line.includes(KEY))).toEqual([]);
@@ -194,7 +213,7 @@ describe('built-in model (default upstream)', () => {
 	});
 });
 
-/** A stand-in AI service on loopback: records what it gets, answers as each path says. */
+/** A stand-in AI service on loopback: records what it gets, answers as each path says (errors in OpenAI's shape). */
 function startUpstream() {
 	const received: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }> = [];
 	let release: () => void = () => undefined;
@@ -224,9 +243,9 @@ function startUpstream() {
 				return send(200, { model: parsed.model, choices: [{ index: 0, message: { role: 'assistant', content: `upstream says: ${parsed.messages.at(-1).content}` } }] });
 			}
 			if (path === '/v1/things/1') return send(req.method === 'DELETE' ? 200 : 201, { method: req.method, deleted: req.method === 'DELETE' });
-			if (path === '/v1/bad') return send(422, { error: { message: 'temperature is out of range' } });
-			if (path === '/v1/overloaded') return send(503, { error: { message: 'The engine is overloaded' } });
-			if (path === '/v1/echo-key') return send(401, { error: { message: `Incorrect API key provided: ${req.headers.authorization}` } });
+			if (path === '/v1/bad') return send(422, { error: { message: 'temperature is out of range', type: 'invalid_request_error', code: null } });
+			if (path === '/v1/overloaded') return send(503, { error: { message: 'The engine is overloaded', type: 'server_error', code: null } });
+			if (path === '/v1/echo-key') return send(401, { error: { message: `Incorrect API key provided: ${req.headers.authorization}`, type: 'invalid_request_error', code: 'invalid_api_key' } });
 			if (path === '/v1/plain') {
 				res.writeHead(200, { 'content-type': 'text/plain' });
 				return res.end('just text');
@@ -238,7 +257,7 @@ function startUpstream() {
 				setTimeout(() => res.destroy(), 50);
 				return;
 			}
-			send(404, { error: { message: `no ${path}` } });
+			send(404, { error: { message: `no ${path}`, type: 'invalid_request_error', code: 'unknown_url' } });
 		});
 	});
 	return new Promise<{ url: string; received: typeof received; release: () => void; close: () => void }>((resolve) =>

@@ -142,9 +142,15 @@ function linked(json: JsonSchema): JsonSchema {
 	return json;
 }
 
-/** The error body of a route: OpenAI's on the sandbox's OpenAI-compatible service, the gateway's envelope, or WordPress's. */
+const PROXY_FORWARDS = ['/proxyext/v1/ai-api-proxy/models', '/proxyext/v1/ai-api-proxy/{api_path}'];
+
+/**
+ * The error body of a route: OpenAI's on the sandbox's OpenAI-compatible service, the gateway's envelope,
+ * WordPress's, or WordPress's or OpenAI's on the AI proxy's forwarding routes (the proxy's own errors, and
+ * the AI service's 4XX passed on as it sent them).
+ */
 const errorRef = (r: Route) =>
-	`#/components/schemas/${r.path.startsWith('/sandbox/v1/openai/') ? 'OpenAiError' : usesEnvelope(r.path) ? 'GatewayError' : 'SiteError'}`;
+	`#/components/schemas/${r.path.startsWith('/sandbox/v1/openai/') ? 'OpenAiError' : usesEnvelope(r.path) ? 'GatewayError' : PROXY_FORWARDS.includes(r.path) ? 'SiteOrOpenAiError' : 'SiteError'}`;
 
 /** The body of a success answer: the route's answer (in the gateway's envelope), a file or stream, or nothing said yet. */
 function successContent(r: Route, id: string, components: Record<string, JsonSchema>) {
@@ -185,6 +191,7 @@ const SHARED_SCHEMAS: Record<string, JsonSchema> = {
 			},
 		},
 	},
+	SiteOrOpenAiError: { anyOf: [{ $ref: '#/components/schemas/SiteError' }, { $ref: '#/components/schemas/OpenAiError' }] },
 	SiteError: {
 		type: 'object',
 		required: ['code', 'message', 'data'],

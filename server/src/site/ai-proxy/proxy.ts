@@ -9,7 +9,7 @@ import type { UserRow } from '../../store/types';
 import { wpInt } from '../content/params';
 import { canUse } from './access';
 import { Redactor } from './redact';
-import { aiModel, apiKey, type ConversationMessage, conversation, remember, saveConversation } from './state';
+import { aiModel, apiKey, type ConversationMessage, conversation, conversationMessageAnswer, remember, saveConversation } from './state';
 import { answerText, callUpstream, failure, upstreamError } from './upstream';
 
 /**
@@ -248,6 +248,9 @@ function responseRoute(method: Method): Route {
 		auth: 'site',
 		summary: summaries[method] ?? 'Add a reply to your conversation (content, and optionally the model)',
 		body: EDITABLE.includes(method) ? z.object({ content: z.string().min(1).max(100_000), model: z.string().max(200).optional() }) : undefined,
+		// The reply read or added; a delete answers the reply it forgot.
+		answer: method === 'DELETE' ? z.object({ deleted: z.literal(true), previous: conversationMessageAnswer }) : conversationMessageAnswer,
+		errors: method === 'GET' || method === 'DELETE' ? [403, 404] : [403],
 		handler: ({ services, siteUser, body }) => {
 			canUse(siteUser);
 			const store = services.store;
@@ -262,7 +265,7 @@ function responseRoute(method: Method): Route {
 				if (at < 0) throw noResponse();
 				if (method === 'GET') return messages[at];
 				saveConversation(store, siteUser.id, messages.filter((_, i) => i !== at));
-				return { deleted: true, previous: messages[at] };
+				return { deleted: true as const, previous: messages[at] };
 			});
 		},
 	});
@@ -278,6 +281,12 @@ const clearRoute = (method: Method): Route =>
 		summary: 'Forget your conversation through the proxy (but its last `keep` messages); answers the messages forgotten',
 		query: phpQuery({ keep }),
 		body: EDITABLE.includes(method) ? z.object({ keep }) : undefined,
+		answer: z.object({
+			deleted: z.number().int().meta({ description: 'How many messages were forgotten' }),
+			kept: z.number().int(),
+			previous: z.array(conversationMessageAnswer).meta({ description: 'The messages forgotten, oldest first' }),
+		}),
+		errors: [403],
 		handler: ({ services, siteUser, query, body }) => {
 			canUse(siteUser);
 			const store = services.store;
@@ -291,12 +300,24 @@ const clearRoute = (method: Method): Route =>
 		},
 	});
 
+/**
+ * The forwarding routes' contract: the AI service's own answer, passed on as it is (its status, its
+ * media type: JSON, an event stream, text), so the body is not described; their errors are the
+ * proxy's (WordPress's shape) or the service's 4XX as it sent them (OpenAI's shape).
+ */
+const FORWARDED = {
+	produces: '*/*',
+	status: [200, 201, 202, 204],
+	errors: [403, 405, 409, 422, 429, 502],
+} as const satisfies Pick<Route, 'produces' | 'errors'> & { status: Route['status'] };
+
 export const proxyRoutes: Route[] = [
 	route({
 		method: 'GET',
 		path: `${base}/models`,
 		auth: 'site',
-		summary: 'The models of the AI service',
+		summary: 'The models of the AI service (its answer as it is, OpenAI\'s `{object: "list", data: [{id, ...}]}` from an OpenAI-compatible one)',
+		...FORWARDED,
 		handler: ({ services, siteUser, request, reply }) => {
 			canUse(siteUser);
 			return forward({ services, user: siteUser, method: 'GET', path: 'models', request, reply });
@@ -312,6 +333,7 @@ export const proxyRoutes: Route[] = [
 			summary: `Forward a ${method} request to the AI service at api_path; its answer comes back as is, streamed when it streams`,
 			params: z.object({ api_path: apiPath }),
 			patterns: { api_path: '.+' },
+			...FORWARDED,
 			handler: ({ services, siteUser, params, request, reply }) => {
 				canUse(siteUser);
 				return forward({ services, user: siteUser, method, path: params.api_path as string, request, reply });

@@ -17,7 +17,13 @@ const secretText = (max: number) => z.string({ error: 'must be a string' }).max(
 const nonce = secretText(64);
 
 /** What the settings read answers; the key only as whether there is one. */
-function settingsView(store: Parameters<typeof apiKey>[0], userId: number) {
+const settingsAnswer = z.object({
+	key_set: z.boolean().meta({ description: 'Whether an API key is set (the key itself is never answered)' }),
+	model: z.string().meta({ description: 'The model used when a request names none; empty for none' }),
+	nonce: z.string().meta({ description: 'For changing the key or the model: valid 12 to 24 hours, for this user' }),
+});
+
+function settingsView(store: Parameters<typeof apiKey>[0], userId: number): z.output<typeof settingsAnswer> {
 	return { key_set: apiKey(store) !== '', model: aiModel(store), nonce: createNonce(store, userId, SETTINGS_ACTION) };
 }
 
@@ -33,6 +39,8 @@ function change<S extends z.ZodObject<{ nonce: typeof nonce }>>(name: string, su
 			auth: 'site',
 			summary,
 			body,
+			answer: settingsAnswer,
+			errors: [403],
 			handler: ({ services, siteUser, body }) => {
 				canConfigure(siteUser);
 				const store = services.store;
@@ -52,6 +60,8 @@ export const settingsRoutes: Route[] = [
 		path: `${base}/settings`,
 		auth: 'site',
 		summary: 'Whether an API key is set (never the key), the model, and a nonce for changing them (valid 12 to 24 hours, for this user)',
+		answer: settingsAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			canConfigure(siteUser);
 			return settingsView(services.store, siteUser.id);

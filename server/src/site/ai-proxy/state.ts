@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { z } from 'zod';
 import type { Store } from '../../store';
 
 /**
@@ -49,14 +50,14 @@ export function verifyNonce(store: Store, userId: number, action: string, nonce:
 	});
 }
 
-/** One remembered message of a user's conversation through the proxy. */
-export interface ConversationMessage {
-	role: string;
-	content: string;
-	/** The model that answered (assistant messages). */
-	model?: string;
-	date: string;
-}
+/** One remembered message of a user's conversation through the proxy, as stored and answered. */
+export const conversationMessageAnswer = z.object({
+	role: z.string().meta({ description: 'user or assistant' }),
+	content: z.string(),
+	model: z.string().optional().meta({ description: 'The model that answered (assistant messages)' }),
+	date: z.string().meta({ description: 'ISO time' }),
+});
+export type ConversationMessage = z.output<typeof conversationMessageAnswer>;
 
 /** A conversation keeps its last messages only. */
 export const CONVERSATION_LIMIT = 200;

@@ -1,3 +1,4 @@
+import { z, type ZodType } from 'zod';
 import { ApiError, badRequest } from '../../http/errors';
 import type { Store } from '../../store';
 import type { UserRow } from '../../store/types';
@@ -31,6 +32,10 @@ export function checkAccess(user: UserRow | null, access: Access) {
 
 /** The plugin's answer: `{success: true, message, data}`. */
 export const ok = <T>(message: string, data: T) => ({ success: true as const, message, data });
+
+/** The contract of an `ok` answer carrying `data`. */
+export const okAnswer = <T extends ZodType>(data: T) =>
+	z.object({ success: z.literal(true), message: z.string().meta({ description: 'What was done, in a sentence' }), data });
 
 /** An id parameter: a positive integer, also written as text. */
 export const idParam = wpInt(1);

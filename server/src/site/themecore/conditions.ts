@@ -26,12 +26,14 @@ import { invalidParam } from './common';
 export const GROUPS = ['entire', 'singular', 'archive'] as const;
 export type Group = (typeof GROUPS)[number];
 
-export interface Condition {
-	include: boolean;
-	group: Group;
-	subGroup: string;
-	subGroupValue: number[];
-}
+/** A condition as stored and answered. */
+export const conditionAnswer = z.object({
+	include: z.boolean().meta({ description: 'Whether the condition includes (true) or excludes (false) the part' }),
+	group: z.enum(GROUPS),
+	subGroup: z.string().meta({ description: 'The part of the site: entire, front-page, single-<post type>, taxonomy-<taxonomy>, ...' }),
+	subGroupValue: z.array(z.number().int()).meta({ description: 'Ids of items or terms; empty for all' }),
+});
+export type Condition = z.output<typeof conditionAnswer>;
 
 /** One condition as a client writes it: `include` also as text, ids as a list or one comma-separated string. */
 export const conditionSchema = z.object({

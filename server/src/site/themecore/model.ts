@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import type { Store } from '../../store';
 import type { ContentRow } from '../../store/types';
 import { formatGmt } from '../content/dates';
 import { invalidId, readObject, STORE_NS } from './common';
-import { type Condition, stillValid } from './conditions';
+import { type Condition, conditionAnswer, stillValid } from './conditions';
 
 /**
  * Theme-core templates are content items of the site (type `themecore_template`, not in the registry,
@@ -76,11 +77,13 @@ export const saveTemplateConditions = (store: Store, id: number, conditions: Con
 	store.objects.put(STORE_NS, 'template-conditions', String(id), { conditions });
 
 /** The index: for each template type, the published templates with conditions, newest first (the first match wins). */
-export interface ConditionsIndex {
-	types: Record<string, Array<{ template_id: number; conditions: Condition[] }>>;
-	/** When it was last rebuilt in full (sync), ISO time; null before the first sync. */
-	synced: string | null;
-}
+export const conditionsIndexAnswer = z.object({
+	types: z.record(z.string(), z.array(z.object({ template_id: z.number().int(), conditions: z.array(conditionAnswer) }))).meta({
+		description: 'For each template type, the published templates with conditions, newest first (the first match wins)',
+	}),
+	synced: z.string().nullable().meta({ description: 'When it was last rebuilt in full (sync), ISO time; null before the first sync' }),
+});
+export type ConditionsIndex = z.output<typeof conditionsIndexAnswer>;
 
 export const conditionsIndex = (store: Store) => readObject<ConditionsIndex>(store, 'index', 'conditions', { types: {}, synced: null });
 
@@ -123,7 +126,20 @@ function builderData(meta: TemplateMeta): unknown {
 }
 
 /** A template as the routes answer it. */
-export function templateView(store: Store, row: ContentRow) {
+export const templateAnswer = z.object({
+	id: z.number().int(),
+	title: z.string(),
+	type: z.string().meta({ description: 'The structure: themecore-header, themecore-footer, themecore-single, ...' }),
+	content_type: z.string().meta({ description: 'default (block editor) or builder' }),
+	status: z.string(),
+	author: z.number().int(),
+	date: z.string().meta({ description: 'GMT, as WordPress writes dates (no zone)' }),
+	modified: z.string(),
+	conditions: z.array(conditionAnswer),
+	data: z.unknown().meta({ description: "The builder's data, a free JSON document as the client wrote it" }),
+});
+
+export function templateView(store: Store, row: ContentRow): z.output<typeof templateAnswer> {
 	const meta = templateMeta(row);
 	return {
 		id: row.id,

@@ -4,8 +4,8 @@ import type { Store } from '../../store';
 import type { UserRow } from '../../store/types';
 import { formatGmt } from '../content/dates';
 import { searchParam, wpBool, wpInt } from '../content/params';
-import { checkAccess, idParam, invalidId, invalidParam, NS, need, ok, STORE_NS } from './common';
-import { type Condition, checkConditions, conditionsParam } from './conditions';
+import { checkAccess, idParam, invalidId, invalidParam, NS, need, ok, okAnswer, STORE_NS } from './common';
+import { checkConditions, conditionAnswer, conditionsParam } from './conditions';
 import { isPublished, templateType } from './model';
 
 /**
@@ -25,29 +25,32 @@ const PART_TYPES: Record<Part, string[]> = {
 	footer: ['themecore-footer'],
 };
 
-interface LayoutPart {
-	/** The template shown, or null for none (the theme's own part). */
-	id: number | null;
-	enabled: boolean;
-	/** Whether it replaces the theme's part (else it is added to it). */
-	override: boolean;
-}
+const RELATIONS = ['or', 'and'] as const;
+
+const layoutPartAnswer = z.object({
+	id: z.number().int().nullable().meta({ description: "The template shown, or null for none (the theme's own part)" }),
+	enabled: z.boolean(),
+	override: z.boolean().meta({ description: "Whether it replaces the theme's part (else it is added to it)" }),
+});
+type LayoutPart = z.output<typeof layoutPartAnswer>;
 export type Layout = Record<Part, LayoutPart>;
 
-export interface PageTemplate {
-	id: number;
-	templateName: string;
-	/** `unassigned`, or the type of the body template (`themecore-single`, ...). */
-	type: string;
-	conditions: Condition[];
-	relationType: 'or' | 'and';
-	layout: Layout;
-	author: number;
-	date: string;
-	modified: string;
-}
+/** A page template as stored and answered. */
+export const pageTemplateAnswer = z.object({
+	id: z.number().int(),
+	templateName: z.string(),
+	type: z.string().meta({ description: 'unassigned, or the type of the body template (themecore-single, ...)' }),
+	conditions: z.array(conditionAnswer),
+	relationType: z.enum(RELATIONS),
+	layout: z.object({ header: layoutPartAnswer, body: layoutPartAnswer, footer: layoutPartAnswer }),
+	author: z.number().int(),
+	date: z.string(),
+	modified: z.string(),
+});
+export type PageTemplate = z.output<typeof pageTemplateAnswer>;
 
-const RELATIONS = ['or', 'and'] as const;
+/** The answer of a change that made one: its id, and the list as it is now. */
+const createdAnswer = okAnswer(z.object({ newTemplateId: z.number().int(), list: z.array(pageTemplateAnswer) }));
 
 const partSchema = z
 	.object({
@@ -136,6 +139,8 @@ export const pageTemplateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'List the page templates, optionally those whose name contains `templateName`, ordered by `orderBy`',
 		body: z.object({ templateName: searchParam.optional(), orderBy: z.enum(ORDERS).prefault('date') }),
+		answer: okAnswer(z.object({ list: z.array(pageTemplateAnswer) })),
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'read');
 			const search = body.templateName?.toLowerCase() ?? '';
@@ -161,6 +166,8 @@ export const pageTemplateRoutes: Route[] = [
 			relationType: z.enum(RELATIONS).prefault('or'),
 			layout: z.union([z.literal(false), layoutSchema]).prefault({}),
 		}),
+		answer: createdAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'theme');
 			const store = services.store;
@@ -182,6 +189,8 @@ export const pageTemplateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Copy a page template (named "<name> copy", with its conditions and layout)',
 		body: z.object({ id: idParam.optional() }),
+		answer: createdAnswer,
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'theme');
 			const store = services.store;
@@ -200,6 +209,8 @@ export const pageTemplateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Delete a page template for good',
 		body: z.object({ id: idParam.optional() }),
+		answer: okAnswer(z.object({ deleted: z.literal(true), previous: pageTemplateAnswer, list: z.array(pageTemplateAnswer) })),
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'theme');
 			const store = services.store;
@@ -209,7 +220,7 @@ export const pageTemplateRoutes: Route[] = [
 				store.objects.delete(STORE_NS, KIND, String(id));
 				return found;
 			});
-			return ok('Page template has been deleted', { deleted: true, previous, list: list(store) });
+			return ok('Page template has been deleted', { deleted: true as const, previous, list: list(store) });
 		},
 	}),
 
@@ -219,6 +230,8 @@ export const pageTemplateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Read where a page template applies and how its conditions combine',
 		body: z.object({ template_id: idParam.optional() }),
+		answer: okAnswer(pageTemplateAnswer.pick({ conditions: true, relationType: true })),
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'read');
 			const template = getPageTemplate(services.store, need(body.template_id, 'template_id'));
@@ -232,6 +245,8 @@ export const pageTemplateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Change a page template: `templateName`, `conditions` (replaced), `relationType`, `layout` (the parts given)',
 		body: z.object({ template_id: idParam.optional(), template_data: pageTemplateData.optional() }),
+		answer: okAnswer(pageTemplateAnswer),
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'theme');
 			const store = services.store;

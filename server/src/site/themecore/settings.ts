@@ -3,9 +3,9 @@ import { type Route, route } from '../../http/route';
 import type { Store } from '../../store';
 import { wpBool } from '../content/params';
 import { activeTheme } from '../plugins';
-import { checkAccess, NS, ok, readObject, STORE_NS } from './common';
+import { checkAccess, NS, ok, okAnswer, readObject, STORE_NS } from './common';
 import { type PageTemplate, PARTS, pageTemplates, savePageTemplate } from './page-templates';
-import { conditionsIndex, isPublished, liveTemplates, rebuildIndex, TEMPLATE_POST_TYPE, templateType } from './model';
+import { conditionsIndex, conditionsIndexAnswer, isPublished, liveTemplates, rebuildIndex, TEMPLATE_POST_TYPE, templateType } from './model';
 
 /** The plugin's settings, and the two syncs that rebuild its state from the site's content. */
 
@@ -25,18 +25,29 @@ const DEFAULTS: Settings = { disable_theme_parts: false, preview_mode: false };
 const settings = (store: Store): Settings => ({ ...DEFAULTS, ...readObject<Partial<Settings>>(store, 'settings', 'plugin', {}) });
 
 /** How many templates of each type are live: the dashboard's summary. */
+const templateCountsAnswer = z.record(z.string(), z.number().int()).meta({ description: 'How many templates of each type there are (trashed ones left out)' });
+
 function templateCounts(store: Store): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const row of liveTemplates(store)) counts[templateType(row)] = (counts[templateType(row)] ?? 0) + 1;
 	return counts;
 }
 
+const syncAnswer = z.object({
+	templates: templateCountsAnswer,
+	removed_conditions: z.array(z.number().int()).meta({ description: 'The deleted templates whose conditions were dropped' }),
+	unlinked: z
+		.array(z.object({ page_template_id: z.number().int(), part: z.enum(PARTS), template_id: z.number().int() }))
+		.meta({ description: 'The page template parts emptied: they showed a template no longer published' }),
+	conditions: conditionsIndexAnswer,
+});
+
 /**
  * `sync-templates`: the theme core's own state after changes made to the templates elsewhere (a
  * template trashed, deleted or unpublished since): conditions of deleted templates are dropped, page
  * template parts that show a template no longer published are emptied, and the index is rebuilt.
  */
-function syncTemplates(store: Store) {
+function syncTemplates(store: Store): z.output<typeof syncAnswer> {
 	const removed: number[] = [];
 	for (const { key } of store.objects.list(STORE_NS, 'template-conditions')) {
 		if (store.content.get(Number(key))?.type !== TEMPLATE_POST_TYPE) {
@@ -44,7 +55,7 @@ function syncTemplates(store: Store) {
 			removed.push(Number(key));
 		}
 	}
-	const unlinked: Array<{ page_template_id: number; part: string; template_id: number }> = [];
+	const unlinked: z.output<typeof syncAnswer>['unlinked'] = [];
 	for (const template of pageTemplates(store)) {
 		const layout = structuredClone(template.layout);
 		for (const part of PARTS) {
@@ -67,6 +78,15 @@ export const settingsRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Change the settings given (none: read them); answers them with the active theme, the template counts and the conditions index',
 		body: settingsSchema,
+		answer: okAnswer(
+			z.object({
+				settings: z.object({ disable_theme_parts: z.boolean(), preview_mode: z.boolean() }),
+				active_theme: z.object({ slug: z.string(), name: z.string(), status: z.enum(['active', 'inactive']), version: z.string() }),
+				templates: templateCountsAnswer,
+				conditions: conditionsIndexAnswer,
+			}),
+		),
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'options');
 			const store = services.store;
@@ -85,6 +105,8 @@ export const settingsRoutes: Route[] = [
 		path: `${NS}/sync-templates`,
 		auth: 'site',
 		summary: 'Re-read the templates from the content: drop what refers to deleted or unpublished ones, rebuild the conditions index',
+		answer: okAnswer(syncAnswer),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			checkAccess(siteUser, 'theme');
 			return ok('Templates have been synchronized', services.store.tx(() => syncTemplates(services.store)));
@@ -96,6 +118,8 @@ export const settingsRoutes: Route[] = [
 		path: `${NS}/sync-conditions-option`,
 		auth: 'site',
 		summary: 'Rebuild the site-wide index of which template applies where, from the published templates and their conditions',
+		answer: okAnswer(conditionsIndexAnswer),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			checkAccess(siteUser, 'theme');
 			return ok('Conditions have been synchronized', services.store.tx(() => rebuildIndex(services.store)));

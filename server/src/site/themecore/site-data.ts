@@ -15,10 +15,10 @@ import { checkAccess, invalidParam, NS, need } from './common';
  * (the engine's included), items from the content, so a condition can name whatever the site has.
  */
 
-interface Option {
-	value: number | string;
-	label: string;
-}
+/** One option of a select, as the plugin answers them. */
+const optionAnswer = z.object({ value: z.union([z.number().int(), z.string()]).meta({ description: 'An id, or a slug' }), label: z.string() });
+type Option = z.output<typeof optionAnswer>;
+const optionsAnswer = z.array(optionAnswer);
 
 /** At most this many options per answer without `values` (the plugin pages its search selects alike). */
 const MAX_OPTIONS = 100;
@@ -68,15 +68,18 @@ const THEME_PAGE_TEMPLATES: Record<string, Option[]> = {
 	],
 };
 
-const readRoute = (name: string, summary: string, answer: (store: Store) => unknown) =>
+/** A read of a list of options, with nothing to ask. */
+const readRoute = (name: string, summary: string, read: (store: Store) => Option[]) =>
 	route({
 		method: 'POST',
 		path: `${NS}/${name}`,
 		auth: 'site',
 		summary,
+		answer: optionsAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			checkAccess(siteUser, 'read');
-			return answer(services.store);
+			return read(services.store);
 		},
 	});
 
@@ -89,6 +92,8 @@ export const siteDataRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Published items of a post type as options: those of `values`, else those whose title contains `query` (at most 100)',
 		body: z.object({ post_type: z.string().max(100).prefault('post'), ...optionsBody }),
+		answer: optionsAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'read');
 			const types = sitePostTypes(services.store).map((type) => type.slug);
@@ -103,6 +108,8 @@ export const siteDataRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Terms of a taxonomy as options: those of `values`, else those whose name contains `query` (at most 100)',
 		body: z.object({ tax_name: z.string().max(100).optional(), ...optionsBody }),
+		answer: optionsAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'read');
 			const taxonomies = siteTaxonomies(services.store).map((tax) => tax.slug);
@@ -129,8 +136,23 @@ export const siteDataRoutes: Route[] = [
 		...(THEME_PAGE_TEMPLATES[activeTheme(store).slug] ?? []),
 	]),
 
-	readRoute('get-wp-options', "The site's reading options: what the front page shows, and its pages", (store) => {
-		const { name, description, show_on_front, page_on_front, page_for_posts } = siteSettings(store);
-		return { blogname: name, blogdescription: description, show_on_front, page_on_front, page_for_posts };
+	route({
+		method: 'POST',
+		path: `${NS}/get-wp-options`,
+		auth: 'site',
+		summary: "The site's reading options: what the front page shows, and its pages",
+		answer: z.object({
+			blogname: z.string(),
+			blogdescription: z.string(),
+			show_on_front: z.enum(['posts', 'page']),
+			page_on_front: z.number().int().meta({ description: 'The page shown as the front page; 0 for none' }),
+			page_for_posts: z.number().int().meta({ description: 'The page that lists the posts; 0 for none' }),
+		}),
+		errors: [403],
+		handler: ({ services, siteUser }) => {
+			checkAccess(siteUser, 'read');
+			const { name, description, show_on_front, page_on_front, page_for_posts } = siteSettings(services.store);
+			return { blogname: name, blogdescription: description, show_on_front, page_on_front, page_for_posts };
+		},
 	}),
 ];

@@ -3,8 +3,8 @@ import { type Route, route } from '../../http/route';
 import type { Store } from '../../store';
 import type { ContentRow, UserRow } from '../../store/types';
 import { sanitizeTitle } from '../content/render';
-import { checkAccess, idParam, invalidParam, NS, need, ok } from './common';
-import { checkConditions, conditionsParam } from './conditions';
+import { checkAccess, idParam, invalidParam, NS, need, ok, okAnswer } from './common';
+import { checkConditions, conditionAnswer, conditionsParam } from './conditions';
 import {
 	BUILDER_TEMPLATE_TYPE,
 	CONTENT_TYPES,
@@ -17,6 +17,7 @@ import {
 	TEMPLATE_TYPES,
 	templateMeta,
 	templateType,
+	templateAnswer,
 	templateView,
 } from './model';
 
@@ -79,6 +80,9 @@ function updateTemplate(store: Store, row: ContentRow, data: TemplateData): Cont
 	});
 }
 
+/** Where a template applies, as the conditions routes answer it. */
+const templateConditionsAnswer = okAnswer(z.object({ template_id: z.number().int(), type: z.string(), conditions: z.array(conditionAnswer) }));
+
 export const templateRoutes: Route[] = [
 	route({
 		method: 'POST',
@@ -90,6 +94,8 @@ export const templateRoutes: Route[] = [
 			type: z.enum(TEMPLATE_TYPES).prefault('themecore-header'),
 			content_type: z.enum(CONTENT_TYPES).prefault('default'),
 		}),
+		answer: okAnswer(z.object({ newTemplateId: z.number().int(), template: templateAnswer })),
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'theme');
 			const row = createTemplate(services.store, siteUser!, body.name, body.type, body.content_type);
@@ -103,6 +109,8 @@ export const templateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Change a template: its title, builder data (`content`), status or content type',
 		body: z.object({ template_id: idParam.optional(), template_data: templateDataSchema.optional() }),
+		answer: okAnswer(templateAnswer),
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'theme');
 			const id = need(body.template_id, 'template_id');
@@ -127,6 +135,8 @@ export const templateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Read where a template applies',
 		body: z.object({ template_id: idParam.optional() }),
+		answer: templateConditionsAnswer,
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'read');
 			const row = getTemplate(services.store, need(body.template_id, 'template_id'));
@@ -141,6 +151,8 @@ export const templateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Set where a template applies (replaces its conditions; an empty list applies it nowhere) and update the site index',
 		body: z.object({ template_id: idParam.optional(), conditions: conditionsParam.prefault([]) }),
+		answer: templateConditionsAnswer,
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'theme');
 			const store = services.store;
@@ -162,6 +174,8 @@ export const templateRoutes: Route[] = [
 		auth: 'site',
 		summary: 'List the templates of one type (every template without `type`, or with an empty one), trashed ones left out',
 		body: z.object({ type: z.enum(['', ...TEMPLATE_TYPES]).optional() }),
+		answer: okAnswer(z.array(templateAnswer)),
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			checkAccess(siteUser, 'read');
 			const rows = liveTemplates(services.store).filter((row) => !body.type || templateType(row) === body.type);
