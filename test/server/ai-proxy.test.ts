@@ -20,6 +20,14 @@ function captureLogs(server: App): string[] {
 
 const as = (user: SiteUser) => ({ headers: user.headers });
 
+/** OpenAI's error body, as the proxy's forwarding routes answer their refusals. */
+function expectOpenAiError(res: { status: number; body: any }, status: number, code: string, message: string) {
+	expect({ status: res.status, body: res.body }).toEqual({
+		status,
+		body: { error: { message, type: status === 401 ? 'authentication_error' : 'invalid_request_error', param: null, code } },
+	});
+}
+
 async function nonceFor(api: Client, user: SiteUser): Promise<string> {
 	const res = await api.get('/settings', as(user));
 	expect(res.status).toBe(200);
@@ -174,16 +182,17 @@ describe('built-in model (default upstream)', () => {
 	});
 
 	test('use needs edit_posts; a path outside the rules is a 400; no key is a 409', async () => {
-		expectWpError(await api.get('/models', as(u.subscriber)), 403, 'proxyext_cannot_use', 'Sorry, you are not allowed to use the AI proxy.');
-		expectWpError(await api.post('/chat/completions', {}, as(u.anonymous)), 401, 'proxyext_cannot_use', 'Sorry, you are not allowed to use the AI proxy.');
+		// The forwarding routes speak OpenAI's API: their refusals are OpenAI's error body.
+		expectOpenAiError(await api.get('/models', as(u.subscriber)), 403, 'proxyext_cannot_use', 'Sorry, you are not allowed to use the AI proxy.');
+		expectOpenAiError(await api.post('/chat/completions', {}, as(u.anonymous)), 401, 'invalid_api_key', 'Sorry, you are not allowed to use the AI proxy.');
 		expectWpError(await api.get('/response', as(u.subscriber)), 403, 'proxyext_cannot_use', 'Sorry, you are not allowed to use the AI proxy.');
 		const escape = await api.get('/..%2Fsecrets', as(u.author));
 		expect(escape.status).toBe(400);
-		expect(escape.body.data.params.api_path).toMatch(/^api_path must be a path of the AI service/);
+		expect(escape.body.error).toMatchObject({ param: 'api_path', message: expect.stringMatching(/^api_path must be a path of the AI service/) });
 
 		const nonce = await nonceFor(api, u.admin);
 		expect((await api.post('/key', { api_key: '', nonce }, as(u.admin))).body.key_set).toBe(false);
-		expectWpError(await api.get('/models', as(u.author)), 409, 'proxyext_no_api_key', 'No API key is set for the AI service; set one with POST /proxyext/v1/ai-api-proxy/key.');
+		expectOpenAiError(await api.get('/models', as(u.author)), 409, 'proxyext_no_api_key', 'No API key is set for the AI service; set one with POST /proxyext/v1/ai-api-proxy/key.');
 		await configure(api, u.admin);
 	});
 
@@ -324,7 +333,7 @@ describe('forwarding to an upstream on loopback', () => {
 		expect(bad).toMatchObject({ status: 422, body: { error: { message: 'temperature is out of range' } } });
 		const down = await api.post('/overloaded', {}, as(u.editor));
 		expect(down.status).toBe(502);
-		expect(down.body).toEqual({ code: 'proxyext_upstream_error', message: 'The AI service failed (HTTP 503): The engine is overloaded', data: { status: 502, upstream_status: 503 } });
+		expect(down.body).toEqual({ error: { message: 'The AI service failed (HTTP 503): The engine is overloaded', type: 'invalid_request_error', param: null, code: 'proxyext_upstream_error' } });
 		const echoed = await api.get('/echo-key', as(u.editor));
 		expect(echoed.status).toBe(401);
 		expect(echoed.body.error.message).toBe('Incorrect API key provided: Bearer [redacted]');
@@ -337,19 +346,19 @@ describe('forwarding to an upstream on loopback', () => {
 		const started = Date.now();
 		const hang = await api.get('/hang', as(u.editor));
 		expect(Date.now() - started).toBeLessThan(5000);
-		expectWpError(hang, 502, 'proxyext_upstream_error', 'The AI service could not be reached: it did not answer in time.');
+		expectOpenAiError(hang, 502, 'proxyext_upstream_error', 'The AI service could not be reached: it did not answer in time.');
 
 		const closed = await startSite({ aiUpstreamUrl: 'http://127.0.0.1:9/v1' });
 		try {
 			await configure(client(closed.server.url, P), closed.u.admin);
-			expectWpError(await client(closed.server.url, P).get('/models', as(closed.u.admin)), 502, 'proxyext_upstream_error', 'The AI service could not be reached: the connection failed.');
+			expectOpenAiError(await client(closed.server.url, P).get('/models', as(closed.u.admin)), 502, 'proxyext_upstream_error', 'The AI service could not be reached: the connection failed.');
 		} finally {
 			await closed.server.close();
 		}
 		const refused = await startSite({ aiUpstreamUrl: `${upstream.url}/v1`, allowPrivateFetch: false });
 		try {
 			await configure(client(refused.server.url, P), refused.u.admin);
-			expectWpError(
+			expectOpenAiError(
 				await client(refused.server.url, P).get('/models', as(refused.u.admin)),
 				502,
 				'proxyext_upstream_error',

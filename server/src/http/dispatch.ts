@@ -308,12 +308,26 @@ function fromFastify(error: FastifyError, request: FastifyRequest, config: Confi
 	return new ApiError(status, status < 500 ? error.message : 'internal server error', status < 500 ? 'rest_invalid_request' : 'internal_error');
 }
 
-/** The sandbox's OpenAI-compatible service: its clients read OpenAI's error body. */
-const isOpenAiUrl = (url: string) => url.startsWith('/wp-json/sandbox/v1/openai/');
+/**
+ * The routes that speak OpenAI's API, whose clients (the `openai` SDK, n8n's OpenAI nodes) read OpenAI's
+ * error body: the sandbox's OpenAI-compatible service, and the AI proxy's forwarding routes (`models`
+ * and `{api_path}`; its settings, key, model, response and conversation routes are the plugin's own).
+ * `path` is the REST route, e.g. `/proxyext/v1/ai-api-proxy/chat/completions`.
+ */
+export const speaksOpenAi = (path: string) =>
+	path.startsWith('/sandbox/v1/openai/') ||
+	(path.startsWith('/proxyext/v1/ai-api-proxy/') && !/^\/proxyext\/v1\/ai-api-proxy\/(settings|key|model|response|clear-conversation)\/?$/.test(path));
+
+const isOpenAiUrl = (url: string) => url.startsWith(`${REST_PREFIX}/`) && speaksOpenAi(url.slice(REST_PREFIX.length).split('?')[0]);
 
 /** The error body of the namespace `url` (as rewritten) is in: OpenAI's, the gateway envelope or WordPress's. */
 export function errorBody(url: string, error: ApiError) {
-	if (isOpenAiUrl(url)) return openAiError(error.status, error.message, error.status === 401 ? 'invalid_api_key' : error.code);
+	if (isOpenAiUrl(url)) {
+		// OpenAI names one parameter and says what is wrong with it; WordPress lists them all.
+		const params = (error.data as { params?: Record<string, string> } | undefined)?.params;
+		const [param, message] = params && typeof params === 'object' && !Array.isArray(params) ? (Object.entries(params)[0] ?? []) : [];
+		return openAiError(error.status, typeof message === 'string' ? message : error.message, error.status === 401 ? 'invalid_api_key' : error.code, param ?? null);
+	}
 	if (isGatewayUrl(url)) return { success: false, message: error.message };
 	const body = { code: error.code, message: error.message, data: { status: error.status, ...error.data } };
 	return error.additionalData ? { ...body, additional_data: error.additionalData } : body;

@@ -5,7 +5,7 @@ import { z, type ZodType } from 'zod';
 import type { AuthScheme, Route } from './route';
 import { packageVersion } from '../version';
 import { namespaceOf } from './route';
-import { REST_PREFIX, usesEnvelope } from './dispatch';
+import { REST_PREFIX, speaksOpenAi, usesEnvelope } from './dispatch';
 import { errorStatuses, reasonOf, successStatuses } from './statuses';
 
 /**
@@ -142,22 +142,15 @@ function linked(json: JsonSchema): JsonSchema {
 	return json;
 }
 
-const PROXY_FORWARDS = ['/proxyext/v1/ai-api-proxy/models', '/proxyext/v1/ai-api-proxy/{api_path}'];
-
-/**
- * The error body of a route: OpenAI's on the sandbox's OpenAI-compatible service, the gateway's envelope,
- * WordPress's, or WordPress's or OpenAI's on the AI proxy's forwarding routes (the proxy's own errors, and
- * the AI service's 4XX passed on as it sent them).
- */
-const errorRef = (r: Route) =>
-	`#/components/schemas/${r.path.startsWith('/sandbox/v1/openai/') ? 'OpenAiError' : usesEnvelope(r.path) ? 'GatewayError' : PROXY_FORWARDS.includes(r.path) ? 'SiteOrOpenAiError' : 'SiteError'}`;
+/** The error body of a route: OpenAI's where the route speaks OpenAI's API, the gateway's envelope, or WordPress's. */
+const errorRef = (r: Route) => `#/components/schemas/${speaksOpenAi(r.path) ? 'OpenAiError' : usesEnvelope(r.path) ? 'GatewayError' : 'SiteError'}`;
 
 /** The body of a success answer: the route's answer (in the gateway's envelope), a file or stream, or nothing said yet. */
 function successContent(r: Route, id: string, components: Record<string, JsonSchema>) {
 	const other = r.produces ? { [r.produces]: { schema: { type: 'string', format: 'binary' } } } : {};
 	if (!r.answer) return r.produces ? other : undefined;
 	const answer = embed(contractJson(r.answer, 'output'), id, components);
-	const schema = usesEnvelope(r.path)
+	const schema = usesEnvelope(r.path) && !speaksOpenAi(r.path)
 		? { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data: answer }, additionalProperties: false }
 		: linked(answer);
 	// A route with both answers JSON, or the other type when asked (oEmbed's XML).
@@ -191,7 +184,6 @@ const SHARED_SCHEMAS: Record<string, JsonSchema> = {
 			},
 		},
 	},
-	SiteOrOpenAiError: { anyOf: [{ $ref: '#/components/schemas/SiteError' }, { $ref: '#/components/schemas/OpenAiError' }] },
 	SiteError: {
 		type: 'object',
 		required: ['code', 'message', 'data'],
