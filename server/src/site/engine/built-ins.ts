@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { notFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
-import { advancedSettings, dataAnswer, engineRoute, KEY, labelsSchema, merged } from './common';
+import { advancedSettings, engineRoute, KEY, labelsSchema, merged } from './common';
+import { answerOf } from './query-common';
 import { type BuiltInDoc, engineDoc, ENGINE } from './documents';
 import { fieldAnswer, fieldList } from './fields';
 
@@ -33,7 +34,7 @@ export const builtInAnswer = z.object({
 	advanced_settings: z.looseObject({ public: z.boolean(), hierarchical: z.boolean(), rest_base: z.string() }),
 	meta_fields: z.array(fieldAnswer),
 });
-const answerSchema = dataAnswer(builtInAnswer);
+const answerSchema = answerOf(builtInAnswer);
 
 const body = z.object({
 	labels: labelsSchema.optional(),

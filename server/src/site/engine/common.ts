@@ -8,6 +8,7 @@ import { wpBool } from '../content/params';
 import { siteTaxonomies, sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { ENGINE, engineDoc } from './documents';
+import { answerOf } from './query-common';
 
 /** Shared by the engine's content-model routes (`engine/v2`). */
 
@@ -43,11 +44,8 @@ export function engineRoute<
 /** The plugin's answers (its REST controllers' `{success, data}`): a delete's `{success: true}`. */
 export const okAnswer = z.object({ success: z.literal(true) });
 
-/** `{success: true, data}`: a get, a list, an edit. */
-export const dataAnswer = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
-
 /** An add or a copy: `{success: true, item_id, data}` with the new thing's id. */
-export const addedAnswer = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), item_id: z.number().int(), data });
+export const addedAnswer = <T extends z.ZodType>(data: T) => answerOf(data, { item_id: z.number().int() });
 
 /** A stored thing the path names that does not exist: 404 with the kind's own code (`rest_engine_post_type_invalid_id`). */
 export const unknownItem = (what: string, code: string) => new ApiError(404, `${what} not found.`, `rest_engine_${code}_invalid_id`);

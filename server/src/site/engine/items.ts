@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
-import { addedAnswer, dataAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { addedAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { answerOf } from './query-common';
 import { engineDocs, ENGINE, KINDS } from './documents';
 
 /**
@@ -71,7 +72,7 @@ export const itemRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: KEY },
 		body: editBody,
-		answer: dataAnswer(itemAnswer),
+		answer: answerOf(itemAnswer),
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
 				const { key, data } = find(store, params.id);
@@ -86,14 +87,14 @@ export const itemRoutes: Route[] = [
 		summary: 'Get a generic item with its options',
 		params: idParams,
 		patterns: { id: KEY },
-		answer: dataAnswer(itemAnswer),
+		answer: answerOf(itemAnswer),
 		handler: ({ services: { store }, params }) => ({ success: true as const, data: find(store, params.id).data }),
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-items',
 		summary: 'List the generic items',
-		answer: dataAnswer(z.array(itemAnswer)),
+		answer: answerOf(z.array(itemAnswer)),
 		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<ItemDoc>(store, KINDS.item).map((d) => d.data) }),
 	}),
 	engineRoute({

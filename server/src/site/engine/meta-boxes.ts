@@ -3,7 +3,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { sitePostTypes, siteTaxonomies } from '../registry';
-import { addedAnswer, dataAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { addedAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { answerOf } from './query-common';
 import { engineDocs, ENGINE, KINDS, type MetaBoxDoc } from './documents';
 import { fieldAnswer, fieldList } from './fields';
 
@@ -81,7 +82,7 @@ export const metaBoxRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: KEY },
 		body: editBody,
-		answer: dataAnswer(metaBoxAnswer),
+		answer: answerOf(metaBoxAnswer),
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
 				const { key, data: before } = find(store, params.id);
@@ -97,7 +98,7 @@ export const metaBoxRoutes: Route[] = [
 		summary: 'Get a meta box with its args and fields',
 		params: idParams,
 		patterns: { id: KEY },
-		answer: dataAnswer(metaBoxAnswer),
+		answer: answerOf(metaBoxAnswer),
 		handler: ({ services: { store }, params }) => {
 			const { key, data } = find(store, params.id);
 			return { success: true as const, data: view(key, data) };
@@ -107,7 +108,7 @@ export const metaBoxRoutes: Route[] = [
 		method: 'GET',
 		path: 'get-meta-boxes',
 		summary: 'List the meta boxes',
-		answer: dataAnswer(z.array(metaBoxAnswer)),
+		answer: answerOf(z.array(metaBoxAnswer)),
 		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<MetaBoxDoc>(store, KINDS.metaBox).map((d) => view(d.key, d.data)) }),
 	}),
 	engineRoute({

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
-import { addedAnswer, dataAnswer, DIGITS, engineRoute, findDoc, KEY, merged, nextId, okAnswer, slugFromName, storedId, taken } from './common';
+import { addedAnswer, DIGITS, engineRoute, findDoc, KEY, merged, nextId, okAnswer, slugFromName, storedId, taken } from './common';
+import { answerOf } from './query-common';
 import { engineDoc, engineDocs, ENGINE, KINDS, type OptionsPageDoc } from './documents';
 import { applyChanges, checkValues, type Field, fieldAnswer, fieldList, shownValues } from './fields';
 
@@ -90,7 +91,7 @@ export const optionsPageRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: DIGITS },
 		body: editBody,
-		answer: dataAnswer(optionsPageAnswer),
+		answer: answerOf(optionsPageAnswer),
 		errors: [409],
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
@@ -118,14 +119,14 @@ export const optionsPageRoutes: Route[] = [
 		summary: 'Get an options page with its settings, fields and values',
 		params: idParams,
 		patterns: { id: DIGITS },
-		answer: dataAnswer(optionsPageAnswer),
+		answer: answerOf(optionsPageAnswer),
 		handler: ({ services: { store }, params }) => ({ success: true as const, data: view(store, params.id, find(store, params.id).data) }),
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-options-pages',
 		summary: 'List the options pages with their values',
-		answer: dataAnswer(z.array(optionsPageAnswer)),
+		answer: answerOf(z.array(optionsPageAnswer)),
 		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<OptionsPageDoc>(store, KINDS.optionsPage).map((d) => view(store, d.key, d.data)) }),
 	}),
 	engineRoute({

@@ -3,7 +3,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { BUILTIN_POST_TYPES, sitePostTypes } from '../registry';
-import { addedAnswer, advancedSettings, copySlug, dataAnswer, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, okAnswer, restBaseFree, slugFromName, storedId, taken } from './common';
+import { addedAnswer, advancedSettings, copySlug, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, okAnswer, restBaseFree, slugFromName, storedId, taken } from './common';
+import { answerOf } from './query-common';
 import { builtInRoutes } from './built-ins';
 import { engineDocs, ENGINE, KINDS, type MetaBoxDoc, type PostTypeDoc, type RelationDoc, type TaxonomyDoc } from './documents';
 import { fieldAnswer, fieldList } from './fields';
@@ -159,7 +160,7 @@ export const postTypeRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: DIGITS },
 		body: editBody,
-		answer: dataAnswer(postTypeAnswer),
+		answer: answerOf(postTypeAnswer),
 		errors: [409],
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
@@ -177,14 +178,14 @@ export const postTypeRoutes: Route[] = [
 		summary: 'Get a post type with its settings, labels and fields',
 		params: idParams,
 		patterns: { id: DIGITS },
-		answer: dataAnswer(postTypeAnswer),
+		answer: answerOf(postTypeAnswer),
 		handler: ({ services: { store }, params }) => ({ success: true as const, data: view(params.id, find(store, params.id).data) }),
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-post-types',
 		summary: 'List the added post types',
-		answer: dataAnswer(z.array(postTypeAnswer)),
+		answer: answerOf(z.array(postTypeAnswer)),
 		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<PostTypeDoc>(store, KINDS.postType).map((d) => view(d.key, d.data)) }),
 	}),
 	engineRoute({

@@ -5,6 +5,7 @@ import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import { list, searchParam, wpInt } from '../content/params';
 import { sitePostTypes } from '../registry';
+import { addedAnswer } from './common';
 import { answer, answerOf, allow, ref } from './query-common';
 import {
 	argsInput,
@@ -77,7 +78,7 @@ export const queryRoutes: Route[] = [
 			query_type: z.enum(QUERY_TYPES),
 			args: argsInput.optional(),
 		}),
-		answer: answerOf(storedQueryAnswer, { item_id: z.number().int() }),
+		answer: addedAnswer(storedQueryAnswer),
 		errors: [403, 409],
 		handler: ({ services, siteUser, body }) => {
 			allow(siteUser, 'manage_options');

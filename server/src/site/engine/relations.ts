@@ -4,7 +4,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { sitePostTypes } from '../registry';
-import { addedAnswer, dataAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { addedAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { answerOf } from './query-common';
 import { type Connection, engineDocs, ENGINE, KINDS, type RelationDoc, RELATION_TYPES } from './documents';
 
 /**
@@ -157,7 +158,7 @@ export const relationRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: KEY },
 		body: editBody,
-		answer: dataAnswer(relationAnswer),
+		answer: answerOf(relationAnswer),
 		errors: [409],
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
@@ -173,7 +174,7 @@ export const relationRoutes: Route[] = [
 		summary: 'Get a relation with its connected items',
 		params: idParams,
 		patterns: { id: KEY },
-		answer: dataAnswer(relationAnswer),
+		answer: answerOf(relationAnswer),
 		handler: ({ services: { store }, params }) => {
 			const { key, data } = find(store, params.id);
 			return { success: true as const, data: view(store, key, data) };
@@ -183,7 +184,7 @@ export const relationRoutes: Route[] = [
 		method: 'GET',
 		path: 'get-relations',
 		summary: 'List the relations with their connected items',
-		answer: dataAnswer(z.array(relationAnswer)),
+		answer: answerOf(z.array(relationAnswer)),
 		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<RelationDoc>(store, KINDS.relation).map((d) => view(store, d.key, d.data)) }),
 	}),
 	engineRoute({

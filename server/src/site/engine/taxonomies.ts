@@ -3,7 +3,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { BUILTIN_TAXONOMIES, sitePostTypes, siteTaxonomies } from '../registry';
-import { addedAnswer, advancedSettings, copySlug, dataAnswer, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, okAnswer, restBaseFree, slugFromName, storedId, taken } from './common';
+import { addedAnswer, advancedSettings, copySlug, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, okAnswer, restBaseFree, slugFromName, storedId, taken } from './common';
+import { answerOf } from './query-common';
 import { engineDocs, ENGINE, KINDS, type MetaBoxDoc, type TaxonomyDoc } from './documents';
 import { builtInRoutes } from './built-ins';
 import { fieldAnswer, fieldList } from './fields';
@@ -147,7 +148,7 @@ export const taxonomyRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: DIGITS },
 		body: editBody,
-		answer: dataAnswer(taxonomyAnswer),
+		answer: answerOf(taxonomyAnswer),
 		errors: [409],
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
@@ -165,14 +166,14 @@ export const taxonomyRoutes: Route[] = [
 		summary: 'Get a taxonomy with its settings, labels and fields',
 		params: idParams,
 		patterns: { id: DIGITS },
-		answer: dataAnswer(taxonomyAnswer),
+		answer: answerOf(taxonomyAnswer),
 		handler: ({ services: { store }, params }) => ({ success: true as const, data: view(params.id, find(store, params.id).data) }),
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-taxonomies',
 		summary: 'List the added taxonomies',
-		answer: dataAnswer(z.array(taxonomyAnswer)),
+		answer: answerOf(z.array(taxonomyAnswer)),
 		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<TaxonomyDoc>(store, KINDS.taxonomy).map((d) => view(d.key, d.data)) }),
 	}),
 	engineRoute({
