@@ -223,6 +223,22 @@ describe('/engine/v1/mcp', () => {
 		await expect(connect('')).rejects.toThrow(/401|Unauthorized/);
 	});
 
+	test('POST: a notification is accepted without an answer (202); a batch answers its request only', async () => {
+		const headers = { ...u.admin.headers, accept: 'application/json, text/event-stream' };
+		const note = await fetch(endpoint(), {
+			method: 'POST',
+			headers: { ...headers, 'content-type': 'application/json' },
+			body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+		});
+		expect(note.status).toBe(202);
+		expect(await note.text()).toBe('');
+		const batch = await v1.post('/mcp', [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 7, method: 'tools/list' }], { headers });
+		expect(batch.status).toBe(200);
+		// The SDK's transport answers a batch's one answer as a single message, not a list of one.
+		expect(batch.body).toEqual({ jsonrpc: '2.0', id: 7, result: { tools: expect.any(Array) } });
+		expect(batch.body.result.tools.map((tool: { name: string }) => tool.name)).toContain('add-query');
+	});
+
 	test('POST refusals keep the namespace’s error shape', async () => {
 		const headers = { ...u.admin.headers, accept: 'application/json, text/event-stream' };
 		const list = await v1.post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { headers });

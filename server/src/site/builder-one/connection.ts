@@ -17,8 +17,21 @@ import { notify } from './notifications';
  * An action the current state does not allow is a 409 that names the state.
  */
 
+/** The states of the connection. */
+export const connectionStatusSchema = z.enum(['disconnected', 'authorizing', 'connected', 'deactivated'] satisfies ConnectionStatus[]);
+
 /** What a connection route answers: the state, and where to authorize while a session is pending. */
-function view(services: Services, connection: SiteConnection) {
+export const connectionAnswer = z.object({
+	status: connectionStatusSchema,
+	domain: z.string().nullable().meta({ description: 'The site address the connection is registered for' }),
+	client_id: z.string().nullable().meta({ description: "The cloud's id of this site, once connected" }),
+	user: z.number().int().nullable().meta({ description: 'The site user who connected it' }),
+	connected_at: z.string().nullable(),
+	updated_at: z.string().nullable(),
+	authorize_url: z.string().nullable().meta({ description: 'Where to authorize the pending session (null without one)' }),
+});
+
+function view(services: Services, connection: SiteConnection): z.output<typeof connectionAnswer> {
 	const { session, ...rest } = connection;
 	const authorizeUrl = session ? `${services.baseUrl}/wp-admin/admin.php?page=builder-one-connect&action=authorize&state=${session}` : null;
 	return { ...rest, authorize_url: authorizeUrl };
@@ -65,6 +78,8 @@ export const connectionRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Start connecting the site to the builder cloud (authorizing), or complete a pending authorization (connected); clearSession starts over',
 		body: z.object({ clearSession: wpBool.prefault(false) }),
+		answer: connectionAnswer,
+		errors: [403, 409],
 		handler: ({ services, siteUser, body }) => {
 			const clear = body.clearSession;
 			// Without clearSession a live connection stays: starting over must be asked for.
@@ -90,6 +105,8 @@ export const connectionRoutes: Route[] = [
 		path: '/builder-one/v1/connect/disconnect',
 		auth: 'site',
 		summary: 'Disconnect the site from the builder cloud (also cancels a pending authorization)',
+		answer: connectionAnswer,
+		errors: [403, 409],
 		handler: ({ services, siteUser }) =>
 			transition(services, siteUser, 'disconnect', ['authorizing', 'connected', 'deactivated'], () => ({
 				status: 'disconnected',
@@ -107,6 +124,8 @@ export const connectionRoutes: Route[] = [
 		path: '/builder-one/v1/connect/switch-domain',
 		auth: 'site',
 		summary: "Move the connection to the site's current address (after the site changed domain)",
+		answer: connectionAnswer,
+		errors: [403, 409],
 		handler: ({ services, siteUser }) =>
 			transition(services, siteUser, 'switch domain', ['connected'], (current) => {
 				if (current.domain === services.baseUrl) {
@@ -121,6 +140,8 @@ export const connectionRoutes: Route[] = [
 		path: '/builder-one/v1/connect/deactivate',
 		auth: 'site',
 		summary: 'Deactivate the connection on this site (the cloud account keeps it; authorize reconnects)',
+		answer: connectionAnswer,
+		errors: [403, 409],
 		handler: ({ services, siteUser }) => transition(services, siteUser, 'deactivate', ['connected'], (current) => ({ ...current, status: 'deactivated' })),
 	}),
 ];

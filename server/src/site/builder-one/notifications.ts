@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Store } from '../../store';
 
 /**
@@ -5,14 +6,15 @@ import type { Store } from '../../store';
  * cloud connected), stored as the changes happen, each for one app (`app_name`, a plugin slug, `theme`
  * or `builder-one`) and the app version it is about.
  */
-export interface Notification {
-	id: number;
-	app_name: string;
-	app_version: string;
-	title: string;
-	description: string;
-	date: string;
-}
+export const notificationAnswer = z.object({
+	id: z.number().int(),
+	app_name: z.string(),
+	app_version: z.string(),
+	title: z.string(),
+	description: z.string(),
+	date: z.string(),
+});
+export type Notification = z.output<typeof notificationAnswer>;
 
 const NAMESPACE = 'builder-one';
 const KIND = 'notification';

@@ -11,6 +11,7 @@ import {
 	PLUGIN_CATALOG,
 	PLUGIN_SLUGS,
 	type PluginSlug,
+	type PluginStatus,
 	savePlugin,
 	type SitePlugin,
 	siteConnection,
@@ -37,7 +38,19 @@ const base = '/builder-one/v1/plugins';
 /** WordPress's `plugin` field: the plugin's main file. */
 const pluginFile = (slug: string) => `${slug}/${slug}.php`;
 
-function pluginView(plugin: SitePlugin, context: 'view' | 'embed' | 'edit') {
+/** A plugin as WordPress's plugins controller names its fields; the embed context has the first four only. */
+export const pluginAnswer = z.object({
+	plugin: z.string().meta({ description: "The plugin's main file" }),
+	slug: z.enum(PLUGIN_SLUGS),
+	name: z.string(),
+	status: z.enum(['active', 'inactive', 'not-installed'] satisfies PluginStatus[]),
+	version: z.string().optional().meta({ context: ['view', 'edit'], description: "The installed version ('' when not installed)" }),
+	latest_version: z.string().optional().meta({ context: ['view', 'edit'] }),
+	update_available: z.boolean().optional().meta({ context: ['view', 'edit'] }),
+	migrated: z.boolean().optional().meta({ context: ['view', 'edit'], description: "Whether its cloud connection was migrated to the builder connection" }),
+});
+
+function pluginView(plugin: SitePlugin, context: 'view' | 'embed' | 'edit'): z.output<typeof pluginAnswer> {
 	const embed = { plugin: pluginFile(plugin.slug), slug: plugin.slug, name: plugin.name, status: plugin.status };
 	if (context === 'embed') return embed;
 	const latest = PLUGIN_CATALOG[plugin.slug].latest;
@@ -71,6 +84,9 @@ const setStatus = (status: 'active' | 'inactive', verb: string) =>
 		summary: `${verb === 'activate' ? 'Activate' : 'Deactivate'} an installed plugin`,
 		params: slugParams,
 		patterns: SLUG_PATTERN,
+		answer: pluginAnswer,
+		// 409: the plugin is not installed.
+		errors: [403, 409],
 		handler: ({ services, siteUser, params }) => {
 			canActivate(services, siteUser);
 			const store = services.store;
@@ -85,6 +101,8 @@ export const pluginRoutes: Route[] = [
 		auth: 'site',
 		summary: 'List the managed plugins (installed or not) with their status and versions; filter by search and status',
 		query: phpQuery({ context: contextParam, search: searchParam.optional(), status: list(z.enum(['inactive', 'active'])).optional() }),
+		answer: z.array(pluginAnswer),
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'activate_plugins', 'rest_cannot_view_plugins', 'Sorry, you are not allowed to manage plugins for this site.');
 			const search = query.search?.toLowerCase();
@@ -102,7 +120,11 @@ export const pluginRoutes: Route[] = [
 		summary: 'Install a plugin at its newest release, inactive or active (201)',
 		// A string first: an absent slug is then "missing" (rest_missing_callback_param), not "not one of".
 		body: z.object({ slug: z.string().pipe(z.enum(PLUGIN_SLUGS)), status: z.enum(['inactive', 'active']).default('inactive') }),
-		handler: ({ services, siteUser, body, reply }) => {
+		answer: pluginAnswer,
+		status: 201,
+		// 409: already installed.
+		errors: [403, 409],
+		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'install_plugins', 'rest_cannot_install_plugin', 'Sorry, you are not allowed to install plugins on this site.');
 			if (body.status === 'active') canActivate(services, siteUser);
 			const store = services.store;
@@ -115,7 +137,6 @@ export const pluginRoutes: Route[] = [
 				}
 				return installPlugin(store, body.slug, body.status);
 			});
-			reply.code(201);
 			return pluginView(plugin, 'edit');
 		},
 	}),
@@ -131,6 +152,9 @@ export const pluginRoutes: Route[] = [
 		params: slugParams,
 		patterns: SLUG_PATTERN,
 		body: z.object({ status: z.enum(['active']).optional() }),
+		answer: pluginAnswer,
+		// 409: not installed, or already at its newest release.
+		errors: [403, 409],
 		handler: ({ services, siteUser, params, body }) => {
 			requireCap(siteUser, 'update_plugins', 'rest_cannot_update_plugin', 'Sorry, you are not allowed to update plugins on this site.');
 			if (body.status) canActivate(services, siteUser);
@@ -156,6 +180,9 @@ export const pluginRoutes: Route[] = [
 		params: migratableParams,
 		patterns: SLUG_PATTERN,
 		body: z.object({ force: wpBool.prefault(true) }),
+		answer: pluginAnswer,
+		// 409: not installed, or the site already connected (without force).
+		errors: [403, 409],
 		handler: ({ services, siteUser, params, body }) => {
 			requireCap(siteUser, 'manage_options', 'builder_one_cannot_migrate', 'Sorry, you are not allowed to migrate plugin connections.');
 			const store = services.store;
@@ -179,6 +206,9 @@ export const pluginRoutes: Route[] = [
 		summary: "Undo a plugin's migration (refused when none was run)",
 		params: migratableParams,
 		patterns: SLUG_PATTERN,
+		answer: pluginAnswer,
+		// 409: no migration to roll back.
+		errors: [403, 409],
 		handler: ({ services, siteUser, params }) => {
 			requireCap(siteUser, 'manage_options', 'builder_one_cannot_migrate', 'Sorry, you are not allowed to migrate plugin connections.');
 			const store = services.store;

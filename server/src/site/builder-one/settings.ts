@@ -3,6 +3,7 @@ import { route, type Route, type Method } from '../../http/route';
 import type { Store } from '../../store';
 import { siteConnection } from '../plugins';
 import { requireCap } from './access';
+import { connectionStatusSchema } from './connection';
 
 /**
  * The builder connection's settings (`manage_options`): GET reads them with the connection's state,
@@ -31,7 +32,10 @@ export const builderOneSettings = (store: Store): BuilderOneSettings => ({
 	...store.objects.get<Partial<BuilderOneSettings>>(NAMESPACE, 'settings', 'settings')?.data,
 });
 
-const view = (store: Store) => ({ ...builderOneSettings(store), connection_status: siteConnection(store).status });
+/** What the settings routes answer: the settings, and the connection's state. */
+const settingsAnswer = settingsSchema.extend({ connection_status: connectionStatusSchema });
+
+const view = (store: Store): z.output<typeof settingsAnswer> => ({ ...builderOneSettings(store), connection_status: siteConnection(store).status });
 
 const canManage = (user: Parameters<typeof requireCap>[0]) =>
 	requireCap(user, 'manage_options', 'rest_forbidden', 'Sorry, you are not allowed to manage the builder connection settings.');
@@ -43,6 +47,8 @@ const update = (method: Method) =>
 		auth: 'site',
 		summary: 'Change the settings given; answers them all',
 		body: settingsSchema.partial().strict(),
+		answer: settingsAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, body }) => {
 			canManage(siteUser);
 			const store = services.store;
@@ -59,6 +65,8 @@ export const settingsRoutes: Route[] = [
 		path: '/builder-one/v1/settings',
 		auth: 'site',
 		summary: "The builder connection's settings and the connection's state",
+		answer: settingsAnswer,
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			canManage(siteUser);
 			return view(services.store);

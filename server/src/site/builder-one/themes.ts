@@ -12,7 +12,10 @@ import { requireCap } from './access';
 const SLUG = '[\\w-]+';
 const slug = z.string().regex(new RegExp(`^${SLUG}$`), { error: 'must contain only letters, digits, underscores and hyphens' });
 
-const themeView = (theme: SiteTheme) => ({ stylesheet: theme.slug, template: theme.slug, name: theme.name, status: theme.status, version: theme.version });
+/** A theme as WordPress's themes controller names its fields. */
+export const themeAnswer = z.object({ stylesheet: z.string(), template: z.string(), name: z.string(), status: z.enum(['active', 'inactive']), version: z.string() });
+
+const themeView = (theme: SiteTheme): z.output<typeof themeAnswer> => ({ stylesheet: theme.slug, template: theme.slug, name: theme.name, status: theme.status, version: theme.version });
 
 const canSwitch = (user: Parameters<typeof requireCap>[0]) =>
 	requireCap(user, 'switch_themes', 'rest_cannot_switch_theme', 'Sorry, you are not allowed to switch themes on this site.');
@@ -24,7 +27,11 @@ export const themeRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Install a theme of the theme directory, inactive or active (201)',
 		body: z.object({ slug, status: z.enum(['inactive', 'active']).default('inactive') }),
-		handler: ({ services, siteUser, body, reply }) => {
+		answer: themeAnswer,
+		status: 201,
+		// 404: a slug the theme directory does not have; 409: already installed.
+		errors: [403, 404, 409],
+		handler: ({ services, siteUser, body }) => {
 			requireCap(siteUser, 'install_themes', 'rest_cannot_install_theme', 'Sorry, you are not allowed to install themes on this site.');
 			if (body.status === 'active') canSwitch(siteUser);
 			const store = services.store;
@@ -36,7 +43,6 @@ export const themeRoutes: Route[] = [
 				if (current) throw new ApiError(409, `The theme ${body.slug} is already installed (${current.status}).`, 'builder_one_theme_installed', { theme_status: current.status });
 				return installTheme(store, body.slug, body.status);
 			});
-			reply.code(201);
 			return themeView(theme);
 		},
 	}),
@@ -48,6 +54,8 @@ export const themeRoutes: Route[] = [
 		summary: 'Activate an installed theme; the previously active one becomes inactive',
 		params: z.object({ slug }),
 		patterns: { slug: SLUG },
+		answer: themeAnswer,
+		errors: [403],
 		handler: ({ services, siteUser, params }) => {
 			canSwitch(siteUser);
 			const store = services.store;

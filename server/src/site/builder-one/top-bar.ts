@@ -4,7 +4,7 @@ import { route, type Route } from '../../http/route';
 import type { UserRow } from '../../store/types';
 import { olderVersion } from '../plugins';
 import { requireCap } from './access';
-import { notifications } from './notifications';
+import { notificationAnswer, notifications } from './notifications';
 import { builderOneSettings } from './settings';
 
 /**
@@ -18,16 +18,18 @@ function canUse(user: UserRow | null): asserts user is UserRow {
 	requireCap(user, 'edit_posts', 'rest_forbidden', 'Sorry, you are not allowed to use the top bar.');
 }
 
-export interface Feedback {
-	id: number;
-	product: string;
-	subject: string;
-	title: string;
-	description: string;
-	country_code: string | null;
-	author: number;
-	date: string;
-}
+/** Feedback as stored and answered. */
+export const feedbackAnswer = z.object({
+	id: z.number().int(),
+	product: z.string(),
+	subject: z.string(),
+	title: z.string(),
+	description: z.string(),
+	country_code: z.string().nullable(),
+	author: z.number().int(),
+	date: z.string(),
+});
+export type Feedback = z.output<typeof feedbackAnswer>;
 
 export const topBarRoutes: Route[] = [
 	route({
@@ -36,6 +38,8 @@ export const topBarRoutes: Route[] = [
 		auth: 'site',
 		summary: 'The notifications of an app, newest first: those about app_version or an earlier version',
 		query: phpQuery({ app_name: required.max(100), app_version: z.string().regex(/^\d+(\.\d+){0,3}$/, { error: 'must be a version such as 3.31.2' }) }),
+		answer: z.array(notificationAnswer),
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			canUse(siteUser);
 			if (!builderOneSettings(services.store).top_bar_enabled) return [];
@@ -55,7 +59,10 @@ export const topBarRoutes: Route[] = [
 			description: required.max(10000),
 			countryCode: z.string().regex(/^[A-Za-z]{2}$/, { error: 'must be a two-letter country code such as BR' }).optional(),
 		}),
-		handler: ({ services, siteUser, body, reply }) => {
+		answer: z.object({ success: z.literal(true), feedback: feedbackAnswer }),
+		status: 201,
+		errors: [403],
+		handler: ({ services, siteUser, body }) => {
 			canUse(siteUser);
 			const store = services.store;
 			const feedback = store.tx(() => {
@@ -72,8 +79,7 @@ export const topBarRoutes: Route[] = [
 				};
 				return store.objects.put('builder-one', 'feedback', String(id), item).data;
 			});
-			reply.code(201);
-			return { success: true, feedback };
+			return { success: true as const, feedback };
 		},
 	}),
 ];

@@ -3,8 +3,9 @@ import { notFound } from '../../http/errors';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { advancedSettings, engineRoute, KEY, labelsSchema, merged } from './common';
+import { answerOf } from './query-common';
 import { type BuiltInDoc, engineDoc, ENGINE } from './documents';
-import { fieldList } from './fields';
+import { fieldAnswer, fieldList } from './fields';
 
 /**
  * WordPress's own post types and taxonomies as the engine edits them: get, relabel (labels, public,
@@ -23,8 +24,17 @@ export interface BuiltIns {
 	/** Whether WordPress has this built-in one. */
 	exists: (slug: string) => boolean;
 	/** The built-in one as the engine shows it, with its overrides. */
-	view: (store: Store, slug: string, override: BuiltInDoc | undefined) => object;
+	view: (store: Store, slug: string, override: BuiltInDoc | undefined) => z.output<typeof builtInAnswer>;
 }
+
+/** A built-in post type or taxonomy as the engine shows it: WordPress's settings with the engine's overrides. */
+export const builtInAnswer = z.object({
+	general_settings: z.object({ name: z.string(), slug: z.string(), object_type: z.array(z.string()).optional().meta({ description: 'A taxonomy: the post types it is for' }) }),
+	labels: z.record(z.string(), z.string()),
+	advanced_settings: z.looseObject({ public: z.boolean(), hierarchical: z.boolean(), rest_base: z.string() }),
+	meta_fields: z.array(fieldAnswer),
+});
+const answerSchema = answerOf(builtInAnswer);
 
 const body = z.object({
 	labels: labelsSchema.optional(),
@@ -41,7 +51,7 @@ export function builtInRoutes(def: BuiltIns): Route[] {
 		return slug;
 	};
 	const overrideOf = (store: Store, slug: string) => engineDoc<BuiltInDoc>(store, def.kind, slug)?.data;
-	const answer = (store: Store, slug: string) => ({ success: true, data: def.view(store, slug, overrideOf(store, slug)) });
+	const answer = (store: Store, slug: string) => ({ success: true as const, data: def.view(store, slug, overrideOf(store, slug)) });
 	return [
 		engineRoute({
 			method: 'GET',
@@ -49,6 +59,7 @@ export function builtInRoutes(def: BuiltIns): Route[] {
 			summary: `Get a built-in ${def.noun} as the engine shows it`,
 			params,
 			patterns,
+			answer: answerSchema,
 			handler: ({ services: { store }, params }) => answer(store, slugOf(params)),
 		}),
 		engineRoute({
@@ -58,6 +69,7 @@ export function builtInRoutes(def: BuiltIns): Route[] {
 			params,
 			patterns,
 			body,
+			answer: answerSchema,
 			handler: ({ services: { store }, params, body }) =>
 				store.tx(() => {
 					const slug = slugOf(params);
@@ -76,6 +88,7 @@ export function builtInRoutes(def: BuiltIns): Route[] {
 			summary: `Reset a built-in ${def.noun} to WordPress's own labels, without the engine's fields`,
 			params,
 			patterns,
+			answer: answerSchema,
 			handler: ({ services: { store }, params }) => {
 				const slug = slugOf(params);
 				store.objects.delete(ENGINE, def.kind, slug);

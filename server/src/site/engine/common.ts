@@ -8,6 +8,7 @@ import { wpBool } from '../content/params';
 import { siteTaxonomies, sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { ENGINE, engineDoc } from './documents';
+import { answerOf } from './query-common';
 
 /** Shared by the engine's content-model routes (`engine/v2`). */
 
@@ -21,19 +22,30 @@ function checkManage(user: UserRow | null) {
 }
 
 /** An `engine/v2` route of the content model: signed in as a site user who may manage options. */
-export function engineRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-	def: Omit<RouteDef<P, Q, B>, 'auth'>,
-): Route {
-	return route<P, Q, B>({
+export function engineRoute<
+	P extends z.ZodType | undefined = undefined,
+	Q extends z.ZodType | undefined = undefined,
+	B extends z.ZodType | undefined = undefined,
+	A extends z.ZodType | undefined = undefined,
+>(def: Omit<RouteDef<P, Q, B, A>, 'auth'>): Route {
+	return route<P, Q, B, A>({
 		...def,
 		path: `/engine/v2/${def.path}`,
 		auth: 'site',
+		// A signed-in caller who may not manage options: 403.
+		errors: [403, ...(def.errors ?? [])],
 		handler: (ctx) => {
 			checkManage(ctx.siteUser);
 			return def.handler(ctx);
 		},
 	});
 }
+
+/** The plugin's answers (its REST controllers' `{success, data}`): a delete's `{success: true}`. */
+export const okAnswer = z.object({ success: z.literal(true) });
+
+/** An add or a copy: `{success: true, item_id, data}` with the new thing's id. */
+export const addedAnswer = <T extends z.ZodType>(data: T) => answerOf(data, { item_id: z.number().int() });
 
 /** A stored thing the path names that does not exist: 404 with the kind's own code (`rest_engine_post_type_invalid_id`). */
 export const unknownItem = (what: string, code: string) => new ApiError(404, `${what} not found.`, `rest_engine_${code}_invalid_id`);

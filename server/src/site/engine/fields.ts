@@ -49,6 +49,22 @@ const fieldShape = z.object({
 });
 export type Field = z.output<typeof fieldShape>;
 
+/** A field definition as the engine answers it: as stored, every setting given or defaulted. */
+export const fieldAnswer = z.object({
+	name: z.string(),
+	title: z.string(),
+	type: z.enum(FIELD_TYPES),
+	description: z.string(),
+	is_required: z.boolean(),
+	min_value: z.number().optional(),
+	max_value: z.number().optional(),
+	step_value: z.number().optional(),
+	options: z.array(z.object({ key: z.string(), value: z.string() })),
+	is_multiple: z.boolean(),
+	/** A value of the field's type. */
+	default_val: z.unknown().optional(),
+});
+
 /** One field definition, checked as a whole: choices for choice types, bounds in order, a default that fits. */
 export const fieldSchema = fieldShape.superRefine((field, ctx) => {
 	if (RESERVED_KEYS.has(field.name)) ctx.addIssue({ code: 'custom', path: ['name'], message: 'is a meta key of the site itself' });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
-import { engineRoute, findDoc, KEY, nextId, storedId } from './common';
+import { addedAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { answerOf } from './query-common';
 import { engineDocs, ENGINE, KINDS } from './documents';
 
 /**
@@ -36,6 +37,13 @@ export interface ItemDoc {
 	[setting: string]: unknown;
 }
 
+/** A generic item as the engine answers it (settings the client added beyond name and fields kept as given). */
+export const itemAnswer = z.looseObject({
+	id: z.number().int(),
+	name: z.string(),
+	fields: z.array(z.object({ value: z.string(), label: z.string(), is_checked: z.boolean().optional() })),
+});
+
 const idParams = z.object({ id: z.string() });
 const WHAT = 'Item';
 const CODE = 'item';
@@ -48,12 +56,13 @@ export const itemRoutes: Route[] = [
 		path: 'add-item',
 		summary: 'Add a generic item: a named list of options (value, label)',
 		body: addBody,
+		answer: addedAnswer(itemAnswer),
 		handler: ({ services: { store }, body }) =>
 			store.tx(() => {
 				const key = nextId(store, KINDS.item);
 				const doc: ItemDoc = { ...body, id: Number(key) };
 				store.objects.put(ENGINE, KINDS.item, key, doc);
-				return { success: true, item_id: doc.id, data: doc };
+				return { success: true as const, item_id: doc.id, data: doc };
 			}),
 	}),
 	engineRoute({
@@ -63,12 +72,13 @@ export const itemRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: KEY },
 		body: editBody,
+		answer: answerOf(itemAnswer),
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
 				const { key, data } = find(store, params.id);
 				const doc: ItemDoc = { ...data, ...body, id: data.id };
 				store.objects.put(ENGINE, KINDS.item, key, doc);
-				return { success: true, data: doc };
+				return { success: true as const, data: doc };
 			}),
 	}),
 	engineRoute({
@@ -77,13 +87,15 @@ export const itemRoutes: Route[] = [
 		summary: 'Get a generic item with its options',
 		params: idParams,
 		patterns: { id: KEY },
-		handler: ({ services: { store }, params }) => ({ success: true, data: find(store, params.id).data }),
+		answer: answerOf(itemAnswer),
+		handler: ({ services: { store }, params }) => ({ success: true as const, data: find(store, params.id).data }),
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-items',
 		summary: 'List the generic items',
-		handler: ({ services: { store } }) => ({ success: true, data: engineDocs<ItemDoc>(store, KINDS.item).map((d) => d.data) }),
+		answer: answerOf(z.array(itemAnswer)),
+		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<ItemDoc>(store, KINDS.item).map((d) => d.data) }),
 	}),
 	engineRoute({
 		method: 'DELETE',
@@ -91,10 +103,11 @@ export const itemRoutes: Route[] = [
 		summary: 'Delete a generic item',
 		params: idParams,
 		patterns: { id: KEY },
+		answer: okAnswer,
 		handler: ({ services: { store }, params }) => {
 			const { key } = find(store, params.id);
 			store.objects.delete(ENGINE, KINDS.item, key);
-			return { success: true };
+			return { success: true as const };
 		},
 	}),
 ];

@@ -21,12 +21,19 @@ export interface McpTool {
 	route: Route;
 }
 
-interface JsonObjectSchema {
-	type: 'object';
-	properties: Record<string, object>;
-	required: string[];
-	additionalProperties: false;
-}
+/** A tool as listed: its name, what it does, the JSON Schema of its input (the route's parameters). */
+export const toolAnswer = z.object({
+	name: z.string(),
+	description: z.string(),
+	inputSchema: z.object({
+		type: z.literal('object'),
+		properties: z.record(z.string(), z.record(z.string(), z.unknown())).meta({ description: "Each parameter's JSON Schema" }),
+		required: z.array(z.string()),
+		additionalProperties: z.literal(false),
+	}),
+});
+
+type JsonObjectSchema = z.output<typeof toolAnswer>['inputSchema'];
 
 /** The engine's own operations offered as tools, each by the route it runs. */
 const ENGINE_TOOLS: { name: string; description: string; method: Method; path: string }[] = [
@@ -56,7 +63,7 @@ function routeInput(route: Route) {
 	for (const part of ['params', 'query', 'body'] as const) {
 		const zod = route[part] as ZodType | undefined;
 		if (!zod) continue;
-		const json = z.toJSONSchema(zod, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, object>; required?: string[] };
+		const json = z.toJSONSchema(zod, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
 		for (const [name, property] of Object.entries(json.properties ?? {})) {
 			if (parts[name]) continue;
 			parts[name] = part;

@@ -7,8 +7,8 @@ import { ApiError } from '../../http/errors';
 import { REST_PREFIX } from '../../http/dispatch';
 import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
-import { answer, allow } from './query-common';
-import { findTool, runTool, siteTools } from './mcp-tools';
+import { answer, answerOf, allow } from './query-common';
+import { findTool, runTool, siteTools, toolAnswer } from './mcp-tools';
 
 /**
  * engine/v1: the engine's MCP tools, listed and run one by one over REST, and served over the Model
@@ -112,12 +112,37 @@ const rpcMessage = z.looseObject({
 	params: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * A JSON-RPC answer of the endpoint: a result (the protocol's: `initialize`'s server and capabilities,
+ * `tools/list`'s tools, `tools/call`'s content) or an error, for the request of the same id.
+ */
+const rpcAnswer = z.object({
+	jsonrpc: z.literal('2.0'),
+	id: z.union([z.string(), z.number(), z.null()]),
+	result: z.record(z.string(), z.unknown()).optional().meta({ description: "The method's result, as the Model Context Protocol defines it" }),
+	error: z.object({ code: z.int(), message: z.string(), data: z.unknown().optional() }).optional(),
+});
+
+/** What GET answers: the endpoint described. */
+const endpointAnswer = z.object({
+	name: z.string(),
+	title: z.string(),
+	version: z.string(),
+	endpoint: z.string().meta({ description: 'The URL to POST JSON-RPC messages to' }),
+	transport: z.literal('streamable-http'),
+	stateless: z.literal(true),
+	protocol_versions: z.array(z.string()),
+	tools: z.array(z.string()).meta({ description: 'The names of the tools the caller sees' }),
+});
+
 export const mcpRoutes: Route[] = [
 	route({
 		method: 'GET',
 		path: `${V1}/mcp-tools`,
 		auth: 'site',
 		summary: 'List the MCP tools: name, description and the JSON Schema of their input',
+		answer: answerOf(z.array(toolAnswer)),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			allow(siteUser, 'edit_posts');
 			return answer(siteTools(services, table()).map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
@@ -132,6 +157,9 @@ export const mcpRoutes: Route[] = [
 		params: z.object({ name: z.string() }),
 		patterns: { name: '[a-zA-Z0-9/-]+' },
 		body: z.object({ input: z.record(z.string(), z.unknown()).prefault({}) }),
+		answer: answerOf(z.unknown().meta({ description: "The answer of the tool's route" }), { tool: z.string() }),
+		// The refusals of the tool's route come through (a slug already taken: 409).
+		errors: [403, 409],
 		handler: async ({ services, siteUser, params, body, request }) => {
 			allow(siteUser, 'edit_posts');
 			const tool = findTool(services, table(), params.name);
@@ -145,6 +173,8 @@ export const mcpRoutes: Route[] = [
 		path: `${V1}/mcp`,
 		auth: 'site',
 		summary: 'Describe the MCP endpoint (server, protocol versions, tools); an event stream is not offered (405): the endpoint is stateless',
+		answer: answerOf(endpointAnswer),
+		errors: [403, 405],
 		handler: ({ services, siteUser, request, reply }) => {
 			allow(siteUser, 'edit_posts');
 			// The streamable HTTP transport's GET opens a server-to-client stream; a stateless server has
@@ -156,9 +186,9 @@ export const mcpRoutes: Route[] = [
 			return answer({
 				...SERVER_INFO,
 				endpoint: `${services.baseUrl}${REST_PREFIX}${V1}/mcp`,
-				transport: 'streamable-http',
-				stateless: true,
-				protocol_versions: SUPPORTED_PROTOCOL_VERSIONS,
+				transport: 'streamable-http' as const,
+				stateless: true as const,
+				protocol_versions: [...SUPPORTED_PROTOCOL_VERSIONS],
 				tools: siteTools(services, table()).map((tool) => tool.name),
 			});
 		},
@@ -170,6 +200,11 @@ export const mcpRoutes: Route[] = [
 		auth: 'site',
 		summary: 'The Model Context Protocol endpoint (streamable HTTP, stateless, JSON answers): initialize, tools/list, tools/call',
 		body: z.union([rpcMessage, z.array(rpcMessage).min(1).max(100)]),
+		answer: z.union([rpcAnswer, z.array(rpcAnswer)]),
+		// 202 without a body: only notifications (or answers) were sent.
+		status: [200, 202],
+		// The transport's refusals: an Accept without JSON and an event stream (406), a body not JSON (415).
+		errors: [403, 406, 415],
 		handler: ({ services, siteUser, request, reply }) => {
 			allow(siteUser, 'edit_posts');
 			return handleMcp(services, request, reply);

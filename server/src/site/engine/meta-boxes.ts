@@ -3,9 +3,10 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { sitePostTypes, siteTaxonomies } from '../registry';
-import { engineRoute, findDoc, KEY, nextId, storedId } from './common';
+import { addedAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { answerOf } from './query-common';
 import { engineDocs, ENGINE, KINDS, type MetaBoxDoc } from './documents';
-import { fieldList } from './fields';
+import { fieldAnswer, fieldList } from './fields';
 
 /**
  * `engine/v2` meta boxes: named groups of fields attached to post types (or taxonomies). A post of an
@@ -33,7 +34,14 @@ const CODE = 'meta_box';
 
 const find = (store: Store, id: string) => findDoc<MetaBoxDoc>(store, KINDS.metaBox, storedId(id, WHAT, CODE), WHAT, CODE);
 
-const view = (id: string, doc: MetaBoxDoc) => ({ id: Number(id), ...doc });
+/** A meta box as the engine answers it (args the client added beyond the known ones kept as given). */
+export const metaBoxAnswer = z.object({
+	id: z.number().int(),
+	args: z.looseObject({ name: z.string(), object_type: z.enum(['post', 'taxonomy']), allowed_post_type: z.array(z.string()), allowed_tax: z.array(z.string()) }),
+	meta_fields: z.array(fieldAnswer),
+});
+
+const view = (id: string, doc: MetaBoxDoc): z.output<typeof metaBoxAnswer> => ({ id: Number(id), ...doc });
 
 /** The box is attached to things that exist: post types (not media) or taxonomies of the registry. */
 function checkTargets(store: Store, doc: MetaBoxDoc) {
@@ -57,13 +65,14 @@ export const metaBoxRoutes: Route[] = [
 		path: 'add-meta-box',
 		summary: 'Add a meta box: fields that the posts of the post types in args.allowed_post_type carry in their meta',
 		body: addBody,
+		answer: addedAnswer(metaBoxAnswer),
 		handler: ({ services: { store }, body }) =>
 			store.tx(() => {
 				const doc = distinct(body as MetaBoxDoc);
 				checkTargets(store, doc);
 				const id = nextId(store, KINDS.metaBox);
 				store.objects.put(ENGINE, KINDS.metaBox, id, doc);
-				return { success: true, item_id: Number(id), data: view(id, doc) };
+				return { success: true as const, item_id: Number(id), data: view(id, doc) };
 			}),
 	}),
 	engineRoute({
@@ -73,13 +82,14 @@ export const metaBoxRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: KEY },
 		body: editBody,
+		answer: answerOf(metaBoxAnswer),
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
 				const { key, data: before } = find(store, params.id);
 				const doc = distinct({ args: { ...before.args, ...(body.args as Partial<MetaBoxDoc['args']>) }, meta_fields: body.meta_fields ?? before.meta_fields });
 				checkTargets(store, doc);
 				store.objects.put(ENGINE, KINDS.metaBox, key, doc);
-				return { success: true, data: view(key, doc) };
+				return { success: true as const, data: view(key, doc) };
 			}),
 	}),
 	engineRoute({
@@ -88,16 +98,18 @@ export const metaBoxRoutes: Route[] = [
 		summary: 'Get a meta box with its args and fields',
 		params: idParams,
 		patterns: { id: KEY },
+		answer: answerOf(metaBoxAnswer),
 		handler: ({ services: { store }, params }) => {
 			const { key, data } = find(store, params.id);
-			return { success: true, data: view(key, data) };
+			return { success: true as const, data: view(key, data) };
 		},
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-meta-boxes',
 		summary: 'List the meta boxes',
-		handler: ({ services: { store } }) => ({ success: true, data: engineDocs<MetaBoxDoc>(store, KINDS.metaBox).map((d) => view(d.key, d.data)) }),
+		answer: answerOf(z.array(metaBoxAnswer)),
+		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<MetaBoxDoc>(store, KINDS.metaBox).map((d) => view(d.key, d.data)) }),
 	}),
 	engineRoute({
 		method: 'DELETE',
@@ -105,10 +117,11 @@ export const metaBoxRoutes: Route[] = [
 		summary: "Delete a meta box: its fields leave the posts' meta (stored values stay, unshown, as WordPress keeps unregistered meta)",
 		params: idParams,
 		patterns: { id: KEY },
+		answer: okAnswer,
 		handler: ({ services: { store }, params }) => {
 			const { key } = find(store, params.id);
 			store.objects.delete(ENGINE, KINDS.metaBox, key);
-			return { success: true };
+			return { success: true as const };
 		},
 	}),
 ];

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
-import { DIGITS, engineRoute, findDoc, KEY, merged, nextId, slugFromName, storedId, taken } from './common';
+import { addedAnswer, DIGITS, engineRoute, findDoc, KEY, merged, nextId, okAnswer, slugFromName, storedId, taken } from './common';
+import { answerOf } from './query-common';
 import { engineDoc, engineDocs, ENGINE, KINDS, type OptionsPageDoc } from './documents';
-import { applyChanges, checkValues, type Field, fieldList, shownValues } from './fields';
+import { applyChanges, checkValues, type Field, fieldAnswer, fieldList, shownValues } from './fields';
 
 /**
  * `engine/v2` options pages: a settings page with fields, and its values. The values are kept apart,
@@ -29,7 +30,15 @@ const find = (store: Store, id: string) => findDoc<OptionsPageDoc>(store, KINDS.
 
 const storedValues = (store: Store, slug: string) => engineDoc<Record<string, unknown>>(store, KINDS.optionsValues, slug)?.data ?? {};
 
-const view = (store: Store, id: string, doc: OptionsPageDoc) => ({ id: Number(id), ...doc, values: shownValues(doc.meta_fields, storedValues(store, doc.general_settings.slug)) });
+/** An options page as the engine answers it, with its values (settings the client added beyond the known ones kept as given). */
+export const optionsPageAnswer = z.object({
+	id: z.number().int(),
+	general_settings: z.looseObject({ name: z.string(), slug: z.string(), menu_name: z.string() }),
+	meta_fields: z.array(fieldAnswer),
+	values: z.record(z.string(), z.unknown()).meta({ description: "Each field's value (its default, or its type's empty value, when none is stored)" }),
+});
+
+const view = (store: Store, id: string, doc: OptionsPageDoc): z.output<typeof optionsPageAnswer> => ({ id: Number(id), ...doc, values: shownValues(doc.meta_fields, storedValues(store, doc.general_settings.slug)) });
 
 /**
  * The values after `given`, checked against the page's fields (keys that are no field are ignored); a
@@ -57,6 +66,8 @@ export const optionsPageRoutes: Route[] = [
 		path: 'add-options-page',
 		summary: 'Add an options page with its fields (and, in values, their first values)',
 		body: addBody,
+		answer: addedAnswer(optionsPageAnswer),
+		errors: [409],
 		handler: ({ services: { store }, body }) =>
 			store.tx(() => {
 				const slug = body.general_settings.slug ?? slugFromName(body.general_settings.name, SLUG_MAX);
@@ -70,7 +81,7 @@ export const optionsPageRoutes: Route[] = [
 				if (body.values) store.objects.put(ENGINE, KINDS.optionsValues, slug, nextValues(store, doc.meta_fields, storedValues(store, slug), body.values));
 				const id = nextId(store, KINDS.optionsPage);
 				store.objects.put(ENGINE, KINDS.optionsPage, id, doc);
-				return { success: true, item_id: Number(id), data: view(store, id, doc) };
+				return { success: true as const, item_id: Number(id), data: view(store, id, doc) };
 			}),
 	}),
 	engineRoute({
@@ -80,6 +91,8 @@ export const optionsPageRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: DIGITS },
 		body: editBody,
+		answer: answerOf(optionsPageAnswer),
+		errors: [409],
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
 				const before = find(store, params.id).data;
@@ -97,7 +110,7 @@ export const optionsPageRoutes: Route[] = [
 				}
 				if (body.values) store.objects.put(ENGINE, KINDS.optionsValues, slug, nextValues(store, doc.meta_fields, storedValues(store, slug), body.values));
 				store.objects.put(ENGINE, KINDS.optionsPage, params.id, doc);
-				return { success: true, data: view(store, params.id, doc) };
+				return { success: true as const, data: view(store, params.id, doc) };
 			}),
 	}),
 	engineRoute({
@@ -106,13 +119,15 @@ export const optionsPageRoutes: Route[] = [
 		summary: 'Get an options page with its settings, fields and values',
 		params: idParams,
 		patterns: { id: DIGITS },
-		handler: ({ services: { store }, params }) => ({ success: true, data: view(store, params.id, find(store, params.id).data) }),
+		answer: answerOf(optionsPageAnswer),
+		handler: ({ services: { store }, params }) => ({ success: true as const, data: view(store, params.id, find(store, params.id).data) }),
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-options-pages',
 		summary: 'List the options pages with their values',
-		handler: ({ services: { store } }) => ({ success: true, data: engineDocs<OptionsPageDoc>(store, KINDS.optionsPage).map((d) => view(store, d.key, d.data)) }),
+		answer: answerOf(z.array(optionsPageAnswer)),
+		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<OptionsPageDoc>(store, KINDS.optionsPage).map((d) => view(store, d.key, d.data)) }),
 	}),
 	engineRoute({
 		method: 'DELETE',
@@ -123,13 +138,14 @@ export const optionsPageRoutes: Route[] = [
 		query: z.object({ action: z.enum(DELETE_ACTIONS).default('none') }),
 		// WordPress reads parameters from the body too.
 		body: z.object({ action: z.enum(DELETE_ACTIONS).optional() }),
+		answer: okAnswer,
 		handler: ({ services: { store }, params, query, body }) =>
 			store.tx(() => {
 				const id = storedId(params.id, WHAT, CODE);
 				const doc = find(store, id).data;
 				if ((body.action ?? query.action) === 'delete') store.objects.delete(ENGINE, KINDS.optionsValues, doc.general_settings.slug);
 				store.objects.delete(ENGINE, KINDS.optionsPage, id);
-				return { success: true };
+				return { success: true as const };
 			}),
 	}),
 ];

@@ -3,10 +3,11 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { BUILTIN_POST_TYPES, sitePostTypes } from '../registry';
-import { advancedSettings, copySlug, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, restBaseFree, slugFromName, storedId, taken } from './common';
+import { addedAnswer, advancedSettings, copySlug, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, okAnswer, restBaseFree, slugFromName, storedId, taken } from './common';
+import { answerOf } from './query-common';
 import { builtInRoutes } from './built-ins';
 import { engineDocs, ENGINE, KINDS, type MetaBoxDoc, type PostTypeDoc, type RelationDoc, type TaxonomyDoc } from './documents';
-import { fieldList } from './fields';
+import { fieldAnswer, fieldList } from './fields';
 
 /**
  * `engine/v2` post types: added ones (add, edit, get, list, copy, delete with what becomes of their
@@ -48,7 +49,16 @@ const CODE = 'post_type';
 
 const find = (store: Store, id: string) => findDoc<PostTypeDoc>(store, KINDS.postType, id, WHAT, CODE);
 
-const view = (id: string, doc: PostTypeDoc) => ({ id: Number(id), ...doc });
+/** An added post type as the engine answers it (settings the client added beyond the known ones kept as given). */
+export const postTypeAnswer = z.object({
+	id: z.number().int(),
+	general_settings: z.looseObject({ name: z.string(), slug: z.string() }),
+	labels: z.record(z.string(), z.string()),
+	advanced_settings: z.looseObject({ public: z.boolean(), hierarchical: z.boolean(), rest_base: z.string(), supports: z.array(z.string()) }),
+	meta_fields: z.array(fieldAnswer),
+});
+
+const view = (id: string, doc: PostTypeDoc): z.output<typeof postTypeAnswer> => ({ id: Number(id), ...doc });
 
 /** The stored document after a body (an edit merges each section over the stored one; fields are replaced). */
 function buildDoc(body: Body, before?: PostTypeDoc): PostTypeDoc {
@@ -132,13 +142,15 @@ export const postTypeRoutes: Route[] = [
 		path: 'add-post-type',
 		summary: 'Add a post type; its items are served at cms/v2/<rest_base>',
 		body: addBody,
+		answer: addedAnswer(postTypeAnswer),
+		errors: [409],
 		handler: ({ services: { store }, body }) =>
 			store.tx(() => {
 				const doc = buildDoc(body);
 				checkFree(store, doc);
 				const id = nextId(store, KINDS.postType);
 				store.objects.put(ENGINE, KINDS.postType, id, doc);
-				return { success: true, item_id: Number(id), data: view(id, doc) };
+				return { success: true as const, item_id: Number(id), data: view(id, doc) };
 			}),
 	}),
 	engineRoute({
@@ -148,6 +160,8 @@ export const postTypeRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: DIGITS },
 		body: editBody,
+		answer: answerOf(postTypeAnswer),
+		errors: [409],
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
 				const before = find(store, params.id).data;
@@ -155,7 +169,7 @@ export const postTypeRoutes: Route[] = [
 				checkFree(store, doc, Number(params.id));
 				if (doc.general_settings.slug !== before.general_settings.slug) renameType(store, before.general_settings.slug, doc.general_settings.slug);
 				store.objects.put(ENGINE, KINDS.postType, params.id, doc);
-				return { success: true, data: view(params.id, doc) };
+				return { success: true as const, data: view(params.id, doc) };
 			}),
 	}),
 	engineRoute({
@@ -164,13 +178,15 @@ export const postTypeRoutes: Route[] = [
 		summary: 'Get a post type with its settings, labels and fields',
 		params: idParams,
 		patterns: { id: DIGITS },
-		handler: ({ services: { store }, params }) => ({ success: true, data: view(params.id, find(store, params.id).data) }),
+		answer: answerOf(postTypeAnswer),
+		handler: ({ services: { store }, params }) => ({ success: true as const, data: view(params.id, find(store, params.id).data) }),
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-post-types',
 		summary: 'List the added post types',
-		handler: ({ services: { store } }) => ({ success: true, data: engineDocs<PostTypeDoc>(store, KINDS.postType).map((d) => view(d.key, d.data)) }),
+		answer: answerOf(z.array(postTypeAnswer)),
+		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<PostTypeDoc>(store, KINDS.postType).map((d) => view(d.key, d.data)) }),
 	}),
 	engineRoute({
 		method: 'DELETE',
@@ -181,6 +197,7 @@ export const postTypeRoutes: Route[] = [
 		query: z.object({ action: z.enum(DELETE_ACTIONS).default('none'), to_post_type: z.string().optional() }),
 		// WordPress reads parameters from the body too.
 		body: z.object({ action: z.enum(DELETE_ACTIONS).optional(), to_post_type: z.string().optional() }),
+		answer: okAnswer,
 		handler: ({ services: { store }, params, query, body }) =>
 			store.tx(() => {
 				const id = storedId(params.id, WHAT, CODE);
@@ -196,7 +213,7 @@ export const postTypeRoutes: Route[] = [
 				}
 				if (action === 'delete') deleteItemsOf(store, slug);
 				store.objects.delete(ENGINE, KINDS.postType, id);
-				return { success: true };
+				return { success: true as const };
 			}),
 	}),
 	engineRoute({
@@ -205,6 +222,7 @@ export const postTypeRoutes: Route[] = [
 		summary: 'Copy a post type (name "(Copy)", slug and REST base "-copy"), without its posts',
 		params: idParams,
 		patterns: { id: DIGITS },
+		answer: addedAnswer(postTypeAnswer),
 		handler: ({ services: { store }, params }) =>
 			store.tx(() => {
 				const source = find(store, params.id).data;
@@ -220,7 +238,7 @@ export const postTypeRoutes: Route[] = [
 				};
 				const id = nextId(store, KINDS.postType);
 				store.objects.put(ENGINE, KINDS.postType, id, doc);
-				return { success: true, item_id: Number(id), data: view(id, doc) };
+				return { success: true as const, item_id: Number(id), data: view(id, doc) };
 			}),
 	}),
 	...builtIns,

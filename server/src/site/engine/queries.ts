@@ -5,7 +5,8 @@ import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import { list, searchParam, wpInt } from '../content/params';
 import { sitePostTypes } from '../registry';
-import { answer, allow, ref } from './query-common';
+import { addedAnswer } from './common';
+import { answer, answerOf, allow, ref } from './query-common';
 import {
 	argsInput,
 	definition,
@@ -18,8 +19,9 @@ import {
 	queryFields,
 	type QueryDefinition,
 	saveQuery,
+	storedQueryAnswer,
 } from './query-defs';
-import { checkFields, DEFAULT_FIELDS, querySql, ROW_FIELDS, type Row, runQuery } from './query-run';
+import { checkFields, DEFAULT_FIELDS, queryRowAnswer, querySql, ROW_FIELDS, type Row, runQuery } from './query-run';
 import { searchRoutes } from './search';
 
 const E = '/engine/v2';
@@ -51,11 +53,17 @@ function previewPosts(services: Services, user: Parameters<typeof runQuery>[1], 
 	const args = { post_type: types, post_status: ['any'], orderby: 'title', order: 'ASC', per_page: 100, ...(needle ? { search: needle } : {}) };
 	const { rows } = runQuery(services, user, definition(services.store, 'posts', args));
 	// The search also looks in excerpts and contents; the preview's context is found by its title.
-	return rows.filter((row) => String(row.post_title).toLowerCase().includes(needle)).map((row) => ({ id: row.ID, text: row.post_title }));
+	return rows.flatMap((row) => ('post_title' in row && row.post_title.toLowerCase().includes(needle) ? [{ id: row.ID, text: row.post_title }] : []));
 }
+
+/** `{value, label}` options (a field's choices). */
+export const optionAnswer = z.object({ value: z.unknown().meta({ description: "The row's value_field" }), label: z.unknown().meta({ description: "The row's label_field, else its value_field" }) });
 
 /** A row with only the named fields. */
 const pick = (row: Row, fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, row[field]]));
+
+/** A row's field named by the caller (checked by `checkFields`). */
+const fieldOf = (row: Row, field: string) => row[field];
 
 export const queryRoutes: Route[] = [
 	route({
@@ -70,6 +78,8 @@ export const queryRoutes: Route[] = [
 			query_type: z.enum(QUERY_TYPES),
 			args: argsInput.optional(),
 		}),
+		answer: addedAnswer(storedQueryAnswer),
+		errors: [403, 409],
 		handler: ({ services, siteUser, body }) => {
 			allow(siteUser, 'manage_options');
 			const def = definition(services.store, body.query_type, body.args);
@@ -92,6 +102,8 @@ export const queryRoutes: Route[] = [
 			query_type: z.enum(QUERY_TYPES).optional(),
 			args: argsInput.optional(),
 		}),
+		answer: answerOf(storedQueryAnswer),
+		errors: [403, 409],
 		handler: ({ services, siteUser, params, body }) => {
 			allow(siteUser, 'manage_options');
 			const query = services.store.tx(() => {
@@ -112,6 +124,8 @@ export const queryRoutes: Route[] = [
 		summary: 'Get a stored query by id or slug',
 		params: idParams,
 		patterns,
+		answer: answerOf(storedQueryAnswer),
+		errors: [403],
 		handler: ({ services, siteUser, params }) => {
 			allow(siteUser, 'edit_posts');
 			return answer(findQuery(services.store, params.id));
@@ -125,6 +139,8 @@ export const queryRoutes: Route[] = [
 		summary: 'Delete a stored query by id or slug',
 		params: idParams,
 		patterns,
+		answer: answerOf(z.object({ deleted: z.literal(true), previous: storedQueryAnswer })),
+		errors: [403],
 		handler: ({ services, siteUser, params }) => {
 			allow(siteUser, 'manage_options');
 			const previous = services.store.tx(() => {
@@ -132,7 +148,7 @@ export const queryRoutes: Route[] = [
 				deleteQuery(services.store, query);
 				return query;
 			});
-			return answer({ deleted: true, previous });
+			return answer({ deleted: true as const, previous });
 		},
 	}),
 
@@ -141,6 +157,8 @@ export const queryRoutes: Route[] = [
 		path: `${E}/get-queries`,
 		auth: 'site',
 		summary: 'List the stored queries, oldest first',
+		answer: answerOf(z.array(storedQueryAnswer)),
+		errors: [403],
 		handler: ({ services, siteUser }) => {
 			allow(siteUser, 'edit_posts');
 			return answer(listQueries(services.store));
@@ -153,6 +171,8 @@ export const queryRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Find the posts a query preview can run in the context of: titles containing `_s`, as `{id, text}`',
 		query: phpQuery({ _s: searchParam.prefault('') }),
+		answer: answerOf(z.array(z.object({ id: z.number().int(), text: z.string() }))),
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			allow(siteUser, 'edit_posts');
 			return answer(previewPosts(services, siteUser, query._s));
@@ -165,6 +185,8 @@ export const queryRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Run a query (an unsaved definition, or a stored one by `query_id`) against the site and answer its first rows and its total',
 		body: z.object({ ...definitionSource, limit: wpInt(1, 100).prefault(10) }),
+		answer: answerOf(z.array(queryRowAnswer), { count: z.number().int().meta({ description: 'Every row the query matches' }) }),
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			allow(siteUser, 'edit_posts');
 			const def = sourceDefinition(services, body);
@@ -179,6 +201,8 @@ export const queryRoutes: Route[] = [
 		auth: 'site',
 		summary: 'Convert a query to its advanced form: every argument with its default, and the SQL it runs for the caller',
 		body: z.object(definitionSource),
+		answer: answerOf(z.object({ query_type: z.enum(QUERY_TYPES), args: z.record(z.string(), z.unknown()), sql: z.string(), params: z.array(z.unknown()) })),
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			allow(siteUser, 'manage_options');
 			const def = sourceDefinition(services, body);
@@ -198,6 +222,8 @@ export const queryRoutes: Route[] = [
 			values: list(z.string()).prefault([]),
 			query_id: ref,
 		}),
+		answer: z.array(optionAnswer),
+		errors: [403, 404],
 		handler: ({ services, siteUser, query }) => {
 			allow(siteUser, 'edit_posts');
 			const def = findQuery(services.store, query.query_id);
@@ -206,8 +232,8 @@ export const queryRoutes: Route[] = [
 			const labelField = query.label_field || DEFAULT_FIELDS[def.query_type].label;
 			checkFields(def, { value_field: valueField, label_field: labelField });
 			const options = runQuery(services, siteUser, def)
-				.rows.filter((row) => row[valueField] !== null && row[valueField] !== undefined)
-				.map((row) => ({ value: row[valueField], label: row[labelField] ?? row[valueField] }));
+				.rows.filter((row) => fieldOf(row, valueField) !== null && fieldOf(row, valueField) !== undefined)
+				.map((row) => ({ value: fieldOf(row, valueField), label: fieldOf(row, labelField) ?? fieldOf(row, valueField) }));
 			if (query.values.length) return options.filter((option) => query.values.includes(String(option.value)));
 			const needle = query.q.trim().toLowerCase();
 			return options.filter((option) => `${String(option.value)}\n${String(option.label)}`.toLowerCase().includes(needle));
@@ -225,13 +251,15 @@ export const queryRoutes: Route[] = [
 			per_page: wpInt(1, 100).optional(),
 			columns: list(z.string().max(100)).optional(),
 		}),
+		answer: answerOf(z.object({ columns: z.array(z.string()), rows: z.array(z.record(z.string(), z.unknown())).meta({ description: 'Each row with the columns only' }), total: z.number().int(), total_pages: z.number().int(), page: z.number().int() })),
+		errors: [403, 404],
 		handler: ({ services, siteUser, body }) => {
 			allow(siteUser, 'edit_posts');
 			const def = findQuery(services.store, body.query_id);
 			checkFields(def, { columns: body.columns });
 			const perPage = body.per_page ?? def.args.per_page;
 			const { rows, total } = runQuery(services, siteUser, def, { page: body.page, limit: perPage });
-			const columns = body.columns?.length ? body.columns : ROW_FIELDS[def.query_type];
+			const columns = body.columns?.length ? body.columns : [...ROW_FIELDS[def.query_type]];
 			return answer({ columns, rows: rows.map((row) => pick(row, columns)), total, total_pages: Math.ceil(total / perPage), page: body.page });
 		},
 	}),

@@ -6,7 +6,15 @@ import { can, type Capability } from '../roles';
 /** What the engine's `engine/v2` routes share: their answer, their permission check, their id parameters. */
 
 /** The public plugin's answer: `{success: true, data}` (errors are WordPress's `{code, message, data}`). */
-export const answer = (data: unknown, extra: Record<string, unknown> = {}) => ({ success: true, ...extra, data });
+export function answer<T>(data: T): { success: true; data: T };
+export function answer<T, E extends object>(data: T, extra: E): { success: true; data: T } & E;
+export function answer(data: unknown, extra: object = {}) {
+	return { success: true, ...extra, data };
+}
+
+/** The schema of that answer, around the schema of its `data` (and of the fields beside it). */
+export const answerOf = <T extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(data: T, extra?: E) =>
+	z.object({ success: z.literal(true), ...(extra ?? ({} as E)), data });
 
 /**
  * The route's permission check, as WordPress answers a `permission_callback` that says no: 401 for

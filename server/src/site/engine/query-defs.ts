@@ -97,6 +97,16 @@ export type QueryDefinition =
 
 export type StoredQuery = { id: number; name: string; slug: string; description: string } & QueryDefinition;
 
+/** A stored query as the engine answers it; `args` are those of its type, with their defaults (`QUERY_ARGS`). */
+export const storedQueryAnswer = z.object({
+	id: z.number().int(),
+	name: z.string(),
+	slug: z.string(),
+	description: z.string(),
+	query_type: z.enum(QUERY_TYPES),
+	args: z.record(z.string(), z.unknown()),
+});
+
 /** The JSON Schema of `args` of one query type, as a part of another schema. */
 const argsSchemaOf = (type: QueryType) => {
 	const { $schema, ...schema } = z.toJSONSchema(QUERY_ARGS[type], { io: 'input', unrepresentable: 'any' });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import { ApiError } from '../../http/errors';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
@@ -22,8 +23,49 @@ import type { PostsArgs, QueryDefinition, TermsArgs, UsersArgs } from './query-d
 
 export type Row = Record<string, unknown>;
 
+/** A row of a posts query, with WP_Post's field names. */
+export const postRowAnswer = z.object({
+	ID: z.number().int(),
+	post_title: z.string(),
+	post_name: z.string(),
+	post_type: z.string(),
+	post_status: z.string(),
+	post_author: z.number().int(),
+	post_parent: z.number().int(),
+	post_date: z.string(),
+	post_date_gmt: z.string(),
+	post_modified: z.string(),
+	post_modified_gmt: z.string(),
+	post_excerpt: z.string(),
+	post_content: z.string(),
+	menu_order: z.number().int(),
+	meta: z.record(z.string(), z.unknown()),
+});
+/** A row of a terms query, with WP_Term's field names. */
+export const termRowAnswer = z.object({
+	term_id: z.number().int(),
+	name: z.string(),
+	slug: z.string(),
+	taxonomy: z.string(),
+	description: z.string(),
+	parent: z.number().int(),
+	count: z.number().int(),
+});
+/** A row of a users query, with WP_User's field names. */
+export const userRowAnswer = z.object({
+	ID: z.number().int(),
+	user_login: z.string(),
+	display_name: z.string(),
+	user_email: z.string(),
+	roles: z.array(z.string()),
+	user_registered: z.string(),
+});
+/** A row of a query of any type. */
+export const queryRowAnswer = z.union([postRowAnswer, termRowAnswer, userRowAnswer]);
+export type QueryRow = z.output<typeof queryRowAnswer>;
+
 export interface QueryPage {
-	rows: Row[];
+	rows: QueryRow[];
 	/** Every match, whatever the page. */
 	total: number;
 }
@@ -154,7 +196,7 @@ function metaSql(args: PostsArgs): Sql | undefined {
 	return clauses.length ? joinSql(clauses, args.meta_relation) : undefined;
 }
 
-function postRow(row: ContentRow, zone: string): Row {
+function postRow(row: ContentRow, zone: string): z.output<typeof postRowAnswer> {
 	// Protected content stays behind its password, as in the content routes' views.
 	const hidden = row.password !== '';
 	return {
@@ -208,7 +250,7 @@ function runTerms(services: Services, args: TermsArgs, slice: Slice): QueryPage 
 	const { limit, offset } = limitOffset(args, slice);
 	const { rows, total } = services.store.terms.find(where, order, limit ?? -1, offset);
 	const counts = services.store.terms.counts(rows.map((row) => row.id));
-	const termRow = (row: TermRow): Row => ({
+	const termRow = (row: TermRow): z.output<typeof termRowAnswer> => ({
 		term_id: row.id,
 		name: row.name,
 		slug: row.slug,

@@ -4,7 +4,8 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { sitePostTypes } from '../registry';
-import { engineRoute, findDoc, KEY, nextId, storedId } from './common';
+import { addedAnswer, engineRoute, findDoc, KEY, nextId, okAnswer, storedId } from './common';
+import { answerOf } from './query-common';
 import { type Connection, engineDocs, ENGINE, KINDS, type RelationDoc, RELATION_TYPES } from './documents';
 
 /**
@@ -46,7 +47,17 @@ const find = (store: Store, key: string) => findDoc<RelationDoc>(store, KINDS.re
 const itemOf = (store: Store, id: number, type: string) => store.content.get(id)?.type === type;
 
 /** The relation as shown: connections whose items still exist. */
-const view = (store: Store, key: string, doc: RelationDoc) => ({
+/** A relation as the engine answers it (settings the client added beyond the known ones kept as given). */
+export const relationAnswer = z.looseObject({
+	id: z.number().int(),
+	name: z.string(),
+	parent_object: z.string(),
+	child_object: z.string(),
+	type: z.enum(RELATION_TYPES),
+	connections: z.array(z.object({ parent_id: z.number().int(), child_id: z.number().int() })).meta({ description: 'The connected items whose both sides still exist' }),
+});
+
+const view = (store: Store, key: string, doc: RelationDoc): z.output<typeof relationAnswer> => ({
 	id: Number(key),
 	...doc,
 	connections: doc.connections.filter((c) => itemOf(store, c.parent_id, doc.parent_object) && itemOf(store, c.child_id, doc.child_object)),
@@ -130,12 +141,14 @@ export const relationRoutes: Route[] = [
 		path: 'add-relation',
 		summary: 'Add a relation between two post types (one_to_one, one_to_many, many_to_many), with its first connections',
 		body: addBody,
+		answer: addedAnswer(relationAnswer),
+		errors: [409],
 		handler: ({ services: { store }, body }) =>
 			store.tx(() => {
 				const doc = build(store, body);
 				const key = nextId(store, KINDS.relation);
 				store.objects.put(ENGINE, KINDS.relation, key, doc);
-				return { success: true, item_id: Number(key), data: view(store, key, doc) };
+				return { success: true as const, item_id: Number(key), data: view(store, key, doc) };
 			}),
 	}),
 	engineRoute({
@@ -145,12 +158,14 @@ export const relationRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: KEY },
 		body: editBody,
+		answer: answerOf(relationAnswer),
+		errors: [409],
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
 				const { key, data } = find(store, params.id);
 				const doc = build(store, body, data);
 				store.objects.put(ENGINE, KINDS.relation, key, doc);
-				return { success: true, data: view(store, key, doc) };
+				return { success: true as const, data: view(store, key, doc) };
 			}),
 	}),
 	engineRoute({
@@ -159,16 +174,18 @@ export const relationRoutes: Route[] = [
 		summary: 'Get a relation with its connected items',
 		params: idParams,
 		patterns: { id: KEY },
+		answer: answerOf(relationAnswer),
 		handler: ({ services: { store }, params }) => {
 			const { key, data } = find(store, params.id);
-			return { success: true, data: view(store, key, data) };
+			return { success: true as const, data: view(store, key, data) };
 		},
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-relations',
 		summary: 'List the relations with their connected items',
-		handler: ({ services: { store } }) => ({ success: true, data: engineDocs<RelationDoc>(store, KINDS.relation).map((d) => view(store, d.key, d.data)) }),
+		answer: answerOf(z.array(relationAnswer)),
+		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<RelationDoc>(store, KINDS.relation).map((d) => view(store, d.key, d.data)) }),
 	}),
 	engineRoute({
 		method: 'DELETE',
@@ -176,10 +193,11 @@ export const relationRoutes: Route[] = [
 		summary: 'Delete a relation and its connections (the items stay)',
 		params: idParams,
 		patterns: { id: KEY },
+		answer: okAnswer,
 		handler: ({ services: { store }, params }) => {
 			const { key } = find(store, params.id);
 			store.objects.delete(ENGINE, KINDS.relation, key);
-			return { success: true };
+			return { success: true as const };
 		},
 	}),
 ];

@@ -39,6 +39,9 @@ export function readGlossary(store: Store, id: string): Glossary {
 	};
 }
 
+/** The public plugin's options: `{value, label}`. */
+export const searchOptionAnswer = z.object({ value: z.string(), label: z.string() });
+
 /** `a` contains `b`, ignoring case (the public plugin's option search). */
 const contains = (text: unknown, needle: string) => String(text).toLowerCase().includes(needle);
 
@@ -57,6 +60,8 @@ export const searchRoutes: Route[] = [
 			// Where the control that searches sits (a relation, a meta field); answers do not depend on it.
 			query_context: z.string().max(100).nullable().prefault(null),
 		}),
+		answer: z.array(searchOptionAnswer),
+		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			allow(siteUser, 'edit_posts');
 			const text = query.query.trim();
@@ -67,7 +72,7 @@ export const searchRoutes: Route[] = [
 				}
 				const args = { taxonomy: [query.tax], include: query.ids, orderby: 'name', per_page: 100, ...(query.ids.length || !text ? {} : { search: text }) };
 				const { rows } = runQuery(services, siteUser, definition(services.store, 'terms', args));
-				return rows.map((row) => ({ value: String(row.term_id), label: row.name }));
+				return rows.flatMap((row) => ('term_id' in row ? [{ value: String(row.term_id), label: row.name }] : []));
 			}
 			const known = new Set(sitePostTypes(services.store).map((type) => type.slug));
 			const unknown = query.post_type.filter((type) => type !== 'any' && !known.has(type));
@@ -79,9 +84,8 @@ export const searchRoutes: Route[] = [
 			// The search finds the words anywhere; the public plugin's control matches titles.
 			const needle = text.toLowerCase();
 			return rows
-				.filter((row) => contains(row.post_title, needle))
-				.slice(0, SEARCH_POSTS_LIMIT)
-				.map((row) => ({ value: String(row.ID), label: row.post_title }));
+				.flatMap((row) => ('post_title' in row && contains(row.post_title, needle) ? [{ value: String(row.ID), label: row.post_title }] : []))
+				.slice(0, SEARCH_POSTS_LIMIT);
 		},
 	}),
 
@@ -95,6 +99,8 @@ export const searchRoutes: Route[] = [
 			values: list(z.string()).prefault([]),
 			glossary_id: ref,
 		}),
+		answer: z.array(searchOptionAnswer),
+		errors: [403, 404],
 		handler: ({ services, siteUser, query }) => {
 			allow(siteUser, 'edit_posts');
 			const { fields } = readGlossary(services.store, query.glossary_id);

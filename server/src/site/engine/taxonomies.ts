@@ -3,10 +3,11 @@ import type { Route } from '../../http/route';
 import type { Store } from '../../store';
 import { invalidParam } from '../content/write';
 import { BUILTIN_TAXONOMIES, sitePostTypes, siteTaxonomies } from '../registry';
-import { advancedSettings, copySlug, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, restBaseFree, slugFromName, storedId, taken } from './common';
+import { addedAnswer, advancedSettings, copySlug, DIGITS, engineRoute, findDoc, KEY, labelsSchema, merged, nextId, okAnswer, restBaseFree, slugFromName, storedId, taken } from './common';
+import { answerOf } from './query-common';
 import { engineDocs, ENGINE, KINDS, type MetaBoxDoc, type TaxonomyDoc } from './documents';
 import { builtInRoutes } from './built-ins';
-import { fieldList } from './fields';
+import { fieldAnswer, fieldList } from './fields';
 
 /**
  * `engine/v2` taxonomies: added ones (a cms/v2 term collection each, assignable to the added post
@@ -45,7 +46,16 @@ const CODE = 'taxonomy';
 
 const find = (store: Store, id: string) => findDoc<TaxonomyDoc>(store, KINDS.taxonomy, id, WHAT, CODE);
 
-const view = (id: string, doc: TaxonomyDoc) => ({ id: Number(id), ...doc });
+/** An added taxonomy as the engine answers it (settings the client added beyond the known ones kept as given). */
+export const taxonomyAnswer = z.object({
+	id: z.number().int(),
+	general_settings: z.looseObject({ name: z.string(), slug: z.string(), object_type: z.array(z.string()) }),
+	labels: z.record(z.string(), z.string()),
+	advanced_settings: z.looseObject({ public: z.boolean(), hierarchical: z.boolean(), rest_base: z.string() }),
+	meta_fields: z.array(fieldAnswer),
+});
+
+const view = (id: string, doc: TaxonomyDoc): z.output<typeof taxonomyAnswer> => ({ id: Number(id), ...doc });
 
 function buildDoc(store: Store, body: Body, before?: TaxonomyDoc): TaxonomyDoc {
 	const settings = merged(before?.general_settings ?? { name: '', slug: '', object_type: [] }, body.general_settings as TaxonomyDoc['general_settings']);
@@ -120,13 +130,15 @@ export const taxonomyRoutes: Route[] = [
 		path: 'add-taxonomy',
 		summary: 'Add a taxonomy; its terms are served at cms/v2/<rest_base> and items of the post types it names carry them',
 		body: addBody,
+		answer: addedAnswer(taxonomyAnswer),
+		errors: [409],
 		handler: ({ services: { store }, body }) =>
 			store.tx(() => {
 				const doc = buildDoc(store, body);
 				checkFree(store, doc);
 				const id = nextId(store, KINDS.taxonomy);
 				store.objects.put(ENGINE, KINDS.taxonomy, id, doc);
-				return { success: true, item_id: Number(id), data: view(id, doc) };
+				return { success: true as const, item_id: Number(id), data: view(id, doc) };
 			}),
 	}),
 	engineRoute({
@@ -136,6 +148,8 @@ export const taxonomyRoutes: Route[] = [
 		params: idParams,
 		patterns: { id: DIGITS },
 		body: editBody,
+		answer: answerOf(taxonomyAnswer),
+		errors: [409],
 		handler: ({ services: { store }, params, body }) =>
 			store.tx(() => {
 				const before = find(store, params.id).data;
@@ -143,7 +157,7 @@ export const taxonomyRoutes: Route[] = [
 				checkFree(store, doc, Number(params.id));
 				if (doc.general_settings.slug !== before.general_settings.slug) renameTaxonomy(store, before.general_settings.slug, doc.general_settings.slug);
 				store.objects.put(ENGINE, KINDS.taxonomy, params.id, doc);
-				return { success: true, data: view(params.id, doc) };
+				return { success: true as const, data: view(params.id, doc) };
 			}),
 	}),
 	engineRoute({
@@ -152,13 +166,15 @@ export const taxonomyRoutes: Route[] = [
 		summary: 'Get a taxonomy with its settings, labels and fields',
 		params: idParams,
 		patterns: { id: DIGITS },
-		handler: ({ services: { store }, params }) => ({ success: true, data: view(params.id, find(store, params.id).data) }),
+		answer: answerOf(taxonomyAnswer),
+		handler: ({ services: { store }, params }) => ({ success: true as const, data: view(params.id, find(store, params.id).data) }),
 	}),
 	engineRoute({
 		method: 'GET',
 		path: 'get-taxonomies',
 		summary: 'List the added taxonomies',
-		handler: ({ services: { store } }) => ({ success: true, data: engineDocs<TaxonomyDoc>(store, KINDS.taxonomy).map((d) => view(d.key, d.data)) }),
+		answer: answerOf(z.array(taxonomyAnswer)),
+		handler: ({ services: { store } }) => ({ success: true as const, data: engineDocs<TaxonomyDoc>(store, KINDS.taxonomy).map((d) => view(d.key, d.data)) }),
 	}),
 	engineRoute({
 		method: 'DELETE',
@@ -168,13 +184,14 @@ export const taxonomyRoutes: Route[] = [
 		patterns: { id: KEY },
 		query: z.object({ action: z.enum(DELETE_ACTIONS).default('none') }),
 		body: z.object({ action: z.enum(DELETE_ACTIONS).optional() }),
+		answer: okAnswer,
 		handler: ({ services: { store }, params, query, body }) =>
 			store.tx(() => {
 				const id = storedId(params.id, WHAT, CODE);
 				const doc = find(store, id).data;
 				if ((body.action ?? query.action) === 'delete') deleteTermsOf(store, doc.general_settings.slug);
 				store.objects.delete(ENGINE, KINDS.taxonomy, id);
-				return { success: true };
+				return { success: true as const };
 			}),
 	}),
 	engineRoute({
@@ -183,6 +200,7 @@ export const taxonomyRoutes: Route[] = [
 		summary: 'Copy a taxonomy (name "(Copy)", slug and REST base "-copy"), without its terms',
 		params: idParams,
 		patterns: { id: DIGITS },
+		answer: addedAnswer(taxonomyAnswer),
 		handler: ({ services: { store }, params }) =>
 			store.tx(() => {
 				const source = find(store, params.id).data;
@@ -197,7 +215,7 @@ export const taxonomyRoutes: Route[] = [
 				};
 				const id = nextId(store, KINDS.taxonomy);
 				store.objects.put(ENGINE, KINDS.taxonomy, id, doc);
-				return { success: true, item_id: Number(id), data: view(id, doc) };
+				return { success: true as const, item_id: Number(id), data: view(id, doc) };
 			}),
 	}),
 	...builtIns,
