@@ -41,7 +41,9 @@
  *   confirmed before the next phase starts. Besides req/s and latency, each phase shows "server thread
  *   us/req": the time the main thread's event loop was busy (not waiting for I/O events) per answered
  *   request. It counts time spent blocked in system calls (WAL writes) or preempted as busy, but it is
- *   a steadier view of the server's cost than req/s when other jobs share the machine.
+ *   a steadier view of the server's cost than req/s when other jobs share the machine. "CPU us/req" is
+ *   the CPU time the kernel accounted to that thread alone (10 ms ticks, over the whole phase): time
+ *   spent preempted by other jobs is not in it, so it is the steadiest of the three on a loaded machine.
  *
  * Clean stop, exact accounting
  *   autocannon's own `duration` stop destroys its sockets with requests still in flight: the server may
@@ -57,6 +59,7 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import fs from 'node:fs';
 import os from 'node:os';
 import { envNumber, fmt, median, pairedDevice, quantile, requireFromServer, sleep, startReference, writeSection } from './lib.mjs';
 
@@ -129,9 +132,12 @@ async function main() {
 					const runs = [];
 					if (settings.warmup > 0) runs.push(await generator.run({ ...t, connections, duration: settings.warmup }));
 					const elu = performance.eventLoopUtilization();
+					const cpu = threadCpuMs();
 					const measured = await generator.run({ ...t, connections, duration: settings.duration });
 					// Time this thread (the server's) spent running rather than waiting, per answered request.
 					measured.busyUs = (performance.eventLoopUtilization(elu).active * 1000) / measured.responses;
+					// CPU time of this thread alone: unlike the time above, time spent preempted by other jobs does not count.
+					measured.cpuUs = ((threadCpuMs() - cpu) * 1000) / measured.responses;
 					runs.push(measured);
 					for (const r of runs) {
 						if (key === 'send') totals.send2xx += r.s2xx;
@@ -142,7 +148,7 @@ async function main() {
 					round[key] = measured;
 					console.log(
 						`  ${connections} conn round ${i + 1} ${t.label.padEnd(9)} ${fmt(measured.rps, 0).padStart(7)} req/s  ` +
-							`p50 ${fmt(measured.p50, 2)} ms  p99 ${fmt(measured.p99, 2)} ms  server thread ${fmt(measured.busyUs, 0)} us/req` +
+							`p50 ${fmt(measured.p50, 2)} ms  p99 ${fmt(measured.p99, 2)} ms  server thread ${fmt(measured.busyUs, 0)} us/req, CPU ${fmt(measured.cpuUs, 0)} us/req` +
 							`  (${measured.responses} responses in ${fmt(measured.seconds, 2)} s)`,
 					);
 					await sleep(settleMs);
@@ -153,8 +159,9 @@ async function main() {
 			}
 			const med = (f) => median(rounds.map(f));
 			const summary = (key) =>
-				`${fmt(med((r) => r[key].rps), 0)} req/s, p50 ${fmt(med((r) => r[key].p50), 2)} ms, p99 ${fmt(med((r) => r[key].p99), 2)} ms, server thread ${fmt(med((r) => r[key].busyUs), 0)} us/req`;
-			const row = (key) => `${fmt(med((r) => r[key].rps), 0)} | ${fmt(med((r) => r[key].p50), 2)} | ${fmt(med((r) => r[key].p99), 2)}`;
+				`${fmt(med((r) => r[key].rps), 0)} req/s, p50 ${fmt(med((r) => r[key].p50), 2)} ms, p99 ${fmt(med((r) => r[key].p99), 2)} ms, server thread ${fmt(med((r) => r[key].busyUs), 0)} us/req, CPU ${fmt(med((r) => r[key].cpuUs), 0)} us/req`;
+			const row = (key) =>
+				`${fmt(med((r) => r[key].rps), 0)} | ${fmt(med((r) => r[key].p50), 2)} | ${fmt(med((r) => r[key].p99), 2)} | ${fmt(med((r) => r[key].cpuUs), 0)}`;
 			summaries.push({
 				connections,
 				ratio: med((r) => r.ratio),
@@ -196,8 +203,8 @@ async function main() {
 			` (still awaiting receipt: ${stillSent}) -> ${problems.length ? 'FAIL: ' + problems.join('; ') : 'OK'}`;
 		console.log(check);
 		writeSection('send-text', { BENCH_CONNECTIONS: settings.connections.join(','), BENCH_ROUNDS: settings.rounds, BENCH_DURATION: settings.duration }, [
-			'| connections | target | req/s (median) | p50 ms | p99 ms | ratio to bare echo (median) | ratios per round |',
-			'|---|---|---|---|---|---|---|',
+			'| connections | target | req/s (median) | p50 ms | p99 ms | server thread CPU us/req | ratio to bare echo (median) | ratios per round |',
+			'|---|---|---|---|---|---|---|---|',
 			...summaries.flatMap((s) => [
 				`| ${s.connections} | send/text | ${s.sendRow} | ${fmt(s.ratio, 2)} | ${s.ratios.join(', ')} |`,
 				`| ${s.connections} | bare echo | ${s.echoRow} |  |  |`,
@@ -228,6 +235,20 @@ function targetVerdict(summaries) {
 	if (at && !(at.sendP99 < TARGET_P99_MS)) misses.push(`p99 ${fmt(at.sendP99, 2)} ms at ${P99_AT_CONNECTIONS}`);
 	const p99 = at ? `, send/text p99 ${fmt(at.sendP99, 2)} ms at ${P99_AT_CONNECTIONS} connections (target < ${TARGET_P99_MS} ms)` : '';
 	return `target (ratio >= ${TARGET_RATIO} at ${summaries.map((s) => s.connections).join(' and ')} connections${p99}): ${misses.length ? `NOT MET (${misses.join('; ')})` : 'met'}`;
+}
+
+/**
+ * CPU time (user + system) of this process's main thread so far, in ms, from Linux's per-thread
+ * accounting (`/proc/self/task/<pid>/stat`, in clock ticks of 10 ms); NaN elsewhere.
+ */
+function threadCpuMs() {
+	try {
+		const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) * 10;
+	} catch {
+		return NaN;
+	}
 }
 
 /** "10,50": the connection counts to measure at. */
