@@ -70,6 +70,26 @@ test.each([
 	});
 });
 
+test.each([
+	['by chat', { ...page, chatid: 'c' }],
+	['with no filter', page],
+])('find %s: the page is read in the index order, newest first, with no sort', (name, query) => {
+	const [, rows] = plansOf(() => store.messages.find('d', query));
+	expect(rows).not.toContain('TEMP B-TREE');
+	// Ties in time in the order they were stored, backwards, as the sort would give them.
+	const at = Date.now();
+	const { user } = store.users.create(`order-${name.replace(/\W/g, '')}`);
+	const device = `order-${user.id}`;
+	store.devices.insert({ id: device, user_id: user.id, name: device, profile_name: null }, `${device}-token`);
+	store.tx(() => {
+		for (let i = 0; i < 6; i++) {
+			const message = { device_id: device, sender: 'me', from_me: 1, is_group: 0, message_type: 'text', status: 'read' as const };
+			store.messages.insert({ ...message, id: `${device}-${i}`, messageid: `${device}-${i}`, chatid: 'c', timestamp: at + (i >> 1) });
+		}
+	});
+	expect(store.messages.find(device, query).rows.map((row) => row.id)).toEqual([5, 4, 3, 2, 1, 0].map((i) => `${device}-${i}`));
+});
+
 test('total is counted up to a cap past the page: exact below it, a flagged lower bound past it', () => {
 	const at = Date.now();
 	const { user } = store.users.create('cap');

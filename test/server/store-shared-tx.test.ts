@@ -41,3 +41,23 @@ test('a unit that breaks the whole transaction fails every unit of the group', a
 	expect(keys(store)).toEqual([]);
 	store.close();
 });
+
+test('a unit alone in its turn commits by itself, or is rolled back and rejected alone', async () => {
+	const store = Store.open(':memory:');
+	const alone = store.txShared(() => {
+		put(store, 'a');
+		return 'alone';
+	});
+	await expect(alone).resolves.toBe('alone');
+	const failing = store.txShared(() => {
+		put(store, 'b');
+		throw new Error('refused');
+	});
+	await expect(failing).rejects.toThrow('refused');
+	expect(keys(store)).toEqual(['a']);
+	expect(store.db.inTransaction).toBe(false);
+	// The store takes the next units as before.
+	await store.txShared(() => put(store, 'c'));
+	expect(keys(store)).toEqual(['a', 'c']);
+	store.close();
+});

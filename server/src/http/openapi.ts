@@ -163,7 +163,8 @@ function responses(r: Route, id: string, components: Record<string, JsonSchema>)
 	const content = successContent(r, id, components);
 	for (const status of successStatuses(r)) {
 		const description = usesEnvelope(r.path) ? 'Success: the envelope with the data' : "The route's answer, as WordPress gives it (lists carry `X-WP-Total` and `X-WP-TotalPages`)";
-		out[status] = status === 204 || !content ? { description } : { description, content };
+		// 204, and MCP's 202 for a notification, have no body.
+		out[status] = status === 204 || status === 202 || !content ? { description } : { description, content };
 	}
 	const error = { 'application/json': { schema: { $ref: errorRef(r) } } };
 	for (const status of errorStatuses(r)) out[status] = { description: reasonOf(status), content: error };

@@ -113,6 +113,16 @@ export class Store {
 		const units = this.queued;
 		this.queued = [];
 		const results: { ok: boolean; value: unknown }[] = [];
+		// Alone in its transaction, a unit needs no savepoint: its own rollback is the transaction's.
+		if (units.length === 1) {
+			const [unit] = units;
+			try {
+				unit.resolve(this.inTx(unit.fn));
+			} catch (error) {
+				unit.reject(error);
+			}
+			return;
+		}
 		try {
 			this.inTx(() => {
 				for (const unit of units) {

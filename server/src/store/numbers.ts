@@ -54,6 +54,9 @@ export class NumbersRepo {
 	 * user's device number (a device keeps its number for its own user, to pair again).
 	 */
 	claimContact(phone: string, userId: number) {
+		// Every send claims its recipient: a point read settles the usual case (already claimed) for a
+		// third of what the conditional insert costs.
+		if (this.db.prepare('SELECT 1 FROM number_worlds WHERE phone = ? AND user_id = ?').get(phone, userId)) return;
 		this.db
 			.prepare(
 				`INSERT OR IGNORE INTO number_worlds (phone, user_id, device)

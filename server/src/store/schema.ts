@@ -452,4 +452,15 @@ export const migrations: string[] = [
 		DELETE FROM files WHERE id = OLD.file_id AND NOT EXISTS (SELECT 1 FROM attachment_sizes WHERE file_id = OLD.file_id);
 	END;
 	`,
+	// A device's and a chat's messages by time in ascending order (issue 29): a new message then lands at
+	// the right edge of the index, where SQLite appends a page, instead of the left edge of its device's
+	// range (timestamp DESC), where every full page is split and rebalanced with its siblings: about 4
+	// pages of each index written per commit of ten sends instead of 1. Read backwards, the ascending
+	// index also gives `ORDER BY timestamp DESC, rowid DESC` whole, without the sort of the last term.
+	`
+	DROP INDEX messages_device_time;
+	DROP INDEX messages_device_chat;
+	CREATE INDEX messages_device_time ON messages(device_id, timestamp);
+	CREATE INDEX messages_device_chat ON messages(device_id, chatid, timestamp);
+	`,
 ];
