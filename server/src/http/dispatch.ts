@@ -256,7 +256,14 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 				}
 				// A route that answered by itself returned the reply, which is a thenable: awaiting it gave `undefined`
 				// once the answer was out. Nothing more to send.
-				if (data === reply || reply.sent) return reply;
+				if (data === reply || reply.sent) {
+					// A stream the route took over (`hijack`, the event streams) skips Fastify's hooks: checked here, by its head.
+					if (services.checkAnswer && reply.raw.headersSent && !reply.raw.writableEnded) {
+						const contentType = reply.raw.getHeader('content-type');
+						services.checkAnswer({ route, request, status: reply.raw.statusCode, contentType: contentType === undefined ? undefined : String(contentType), payload: undefined });
+					}
+					return reply;
+				}
 				if (gateway) return { success: true, data: data ?? null };
 				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) }, { linksAlways });
 			},

@@ -166,7 +166,8 @@ function responses(r: Route, id: string, components: Record<string, JsonSchema>)
 		// 204, and MCP's 202 for a notification, have no body.
 		out[status] = status === 204 || status === 202 || !content ? { description } : { description, content };
 	}
-	const error = { 'application/json': { schema: { $ref: errorRef(r) } } };
+	// A route that answers another type on request answers its errors in it too (oEmbed's XML).
+	const error = { 'application/json': { schema: { $ref: errorRef(r) } }, ...(r.answer && r.produces ? { [r.produces]: { schema: { type: 'string' } } } : {}) };
 	for (const status of errorStatuses(r)) out[status] = { description: reasonOf(status), content: error };
 	out.default = { description: 'Server error', content: error };
 	return out;

@@ -148,7 +148,9 @@ export const oembedRoutes = [
 			format: z.unknown().default('json').pipe(z.enum(['json', 'xml'])),
 			maxwidth: z.unknown().default(MAX_WIDTH).pipe(maxwidth),
 		}),
-		// No `answer` yet: the contract has no way to say "JSON, or XML on request" (see the decisions).
+		// JSON, or with `format=xml` the same fields as XML (its errors too).
+		answer: oembedAnswer,
+		produces: 'text/xml',
 		errors: [404],
 		handler: ({ services, query, reply }) => {
 			const data = oembedData(services, itemForUrl(services, query.url), query.maxwidth);

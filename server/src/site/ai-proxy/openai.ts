@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
 import { type Method, route, type Route } from '../../http/route';
 import { builtinUpstream } from './builtin';
@@ -56,7 +57,7 @@ const openAiRoute = (method: Method): Route =>
 		answer: answers[method as 'GET' | 'POST'],
 		// It reads a JSON body that it parses itself (no `body` schema): another type is refused too.
 		errors: method === 'POST' ? [405, 415] : [405],
-		handler: ({ params, request, reply }) => {
+		handler: async ({ params, request, reply }) => {
 			const answer = builtinUpstream({
 				method,
 				path: params.api_path,
@@ -66,7 +67,9 @@ const openAiRoute = (method: Method): Route =>
 			});
 			reply.code(answer.status);
 			for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) reply.header(name, value);
-			return reply.send(answer.body);
+			// A JSON answer goes out whole (what the contract check reads); an event stream as it comes.
+			const json = String(answer.headers['content-type'] ?? '').startsWith('application/json');
+			return reply.send(json ? await buffer(answer.body) : answer.body);
 		},
 	});
 
