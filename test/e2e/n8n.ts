@@ -165,7 +165,8 @@ export async function n8nCli(dir: string, extensions: string, options: { nodeOpt
 	const importFile = async (kind: 'credentials' | 'workflow', data: unknown) => {
 		const file = path.join(dir, `${kind}.json`);
 		// n8n 2.0.0's import:workflow refuses a workflow without a versionId (later ones make one).
-		const versioned = kind === 'workflow' && !(data as { versionId?: string }).versionId ? { ...(data as object), versionId: randomUUID() } : data;
+		const withVersion = (workflow: { versionId?: string }) => (workflow.versionId ? workflow : { ...workflow, versionId: randomUUID() });
+		const versioned = kind !== 'workflow' ? data : Array.isArray(data) ? data.map(withVersion) : withVersion(data as object);
 		fs.writeFileSync(file, JSON.stringify(versioned, null, 2));
 		const exit = await cli([`import:${kind}`, `--input=${file}`]);
 		if (exit.code !== 0) throw failure(`n8n import:${kind}`, exit);
