@@ -72,10 +72,11 @@ async function execute(workflowId: string): Promise<{ run: N8nRun; packageLog: s
 
 const idOf = (file: string) => (JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8')) as { id: string }).id;
 
-test('every example has a workflow id and versionId, and names its credentials with "id": null (bound by name on import)', () => {
+test('every example has a workflow id, versionId and "active": false, and names its credentials with "id": null (bound by name on import)', () => {
 	for (const file of fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'))) {
 		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
-		expect([file, typeof workflow.id, typeof workflow.versionId]).toEqual([file, 'string', 'string']);
+		// n8n 2.0.0's import needs the versionId, n8n 1.x's the active flag (docs/usage.md, supported versions).
+		expect([file, typeof workflow.id, typeof workflow.versionId, workflow.active]).toEqual([file, 'string', 'string', false]);
 		const references = workflow.nodes.flatMap((node: { credentials?: object }) => Object.values(node.credentials ?? {}));
 		expect(references.filter((ref: { id?: unknown; name?: unknown }) => ref.id !== null || typeof ref.name !== 'string')).toEqual([]);
 		// No device of the README's walk-through (`shop`): the examples run beside it.

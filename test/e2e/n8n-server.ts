@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { N8N_BIN, NODE24, failure, freePort, n8nCli, n8nEnv } from './n8n';
+import { N8N_BIN, N8N_VERSION, NODE24, failure, freePort, n8nCli, n8nEnv } from './n8n';
 
 /** An execution as n8n's database holds it. */
 export interface Execution {
@@ -35,10 +35,14 @@ export async function n8nServer(dir: string, extensions: string) {
 		importCredentials: cli.importCredentials,
 		importWorkflow: cli.importWorkflow,
 		importWorkflowFile: cli.importWorkflowFile,
-		/** Makes the workflow's current version the active one (n8n 2.x); it runs from the next start. */
+		/**
+		 * Makes the workflow's current version the active one (n8n 2.x); it runs from the next start. An n8n
+		 * 1.x (the compatibility run) has no publishing: its CLI activates the workflow instead.
+		 */
 		async publish(workflowId: string) {
-			const exit = await cli.cli(['publish:workflow', `--id=${workflowId}`]);
-			if (exit.code !== 0) throw failure('n8n publish:workflow', exit);
+			const args = N8N_VERSION.startsWith('1.') ? ['update:workflow', `--id=${workflowId}`, '--active=true'] : ['publish:workflow', `--id=${workflowId}`];
+			const exit = await cli.cli(args);
+			if (exit.code !== 0) throw failure(`n8n ${args[0]}`, exit);
 		},
 
 		/** Starts `n8n start` and resolves once it serves and its published workflows are active. */
@@ -49,6 +53,7 @@ export async function n8nServer(dir: string, extensions: string) {
 				N8N_PORT: String(port),
 				N8N_LISTEN_ADDRESS: '127.0.0.1',
 				N8N_WEBHOOK_URL: `${url}/`, // the base of resume URLs ($execution.resumeUrl) and webhook URLs
+				WEBHOOK_URL: `${url}/`, // the same, by its n8n 1.x name
 				N8N_LOG_LEVEL: 'info',
 				// Activate the published workflows before the ready line, not later from the publication outbox.
 				N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false',

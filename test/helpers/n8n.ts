@@ -3,6 +3,7 @@
 import { ExecuteContext, ExecutionLifecycleHooks, HookContext, LoadOptionsContext, RoutingNode, WebhookContext, WorkflowExecute } from 'n8n-core';
 import {
 	createDeferredPromise, createEmptyRunExecutionData, createRunExecutionData, ICredentialsHelper, NodeHelpers, Workflow, deepCopy, isExpression,
+	type IExecuteData, type IRunExecutionData,
 	type ICredentialDataDecryptedObject, type ICredentialType, type ICredentialsDecrypted,
 	type IConnections, type IHttpRequestOptions, type INode, type INodeCredentialTestResult,
 	type INodeType, type INodeTypes, type IRun, type ITriggerFunctions,
@@ -10,6 +11,15 @@ import {
 	type IWorkflowExecuteAdditionalData, type INodeExecutionData, type IDataObject, type WorkflowExecuteMode,
 	type INodeListSearchResult, type INodeParameterResourceLocator, type INodeParameters, type INodeProperties, type INodePropertyOptions,
 } from 'n8n-workflow';
+
+// The floor test (test/floor) runs this harness on the oldest n8n-workflow the package supports (1.83.0),
+// which has not these three helpers yet: the same values built as n8n 1.x's engine built them.
+const runExecutionData = (nodeExecutionStack: IExecuteData[] = []): IRunExecutionData =>
+	typeof createRunExecutionData === 'function'
+		? createRunExecutionData({ executionData: { nodeExecutionStack } })
+		: ({ startData: {}, resultData: { runData: {} }, executionData: { contextData: {}, nodeExecutionStack, metadata: {}, waitingExecution: {}, waitingExecutionSource: {} } } as IRunExecutionData);
+const emptyRunExecutionData = () => (typeof createEmptyRunExecutionData === 'function' ? createEmptyRunExecutionData() : runExecutionData());
+const expression = (value: unknown) => (typeof isExpression === 'function' ? isExpression(value) : typeof value === 'string' && value.startsWith('='));
 
 /** Stand-in for n8n-nodes-base.manualTrigger (same trigger() contract), so we need not install nodes-base. */
 export class ManualTrigger implements INodeType {
@@ -59,7 +69,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type === 'generic') {
 			if (!workflow || !node) throw new Error('workflow and node are required for generic authentication');
-			const resolve = (value: string) => !isExpression(value) ? value
+			const resolve = (value: string) => !expression(value) ? value
 				: String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '') ?? '');
 			for (const [target, entries] of Object.entries(authenticate.properties)) {
 				const bag = ((requestOptions as unknown as IDataObject)[target] ??= {}) as IDataObject;
@@ -161,10 +171,8 @@ export class N8nTestHarness {
 		const done = createDeferredPromise<IRun>();
 		hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
 		const startNode = opts.startNode ? workflow.getNode(opts.startNode)! : workflow.getStartNode()!;
-		const runExecutionData = createRunExecutionData({
-			executionData: { nodeExecutionStack: [{ node: startNode, data: { main: [opts.startData ?? [{ json: {} }]] }, source: null }] },
-		});
-		const run = await new WorkflowExecute(this.additionalData(hooks), mode, runExecutionData).processRunExecutionData(workflow);
+		const executionData = runExecutionData([{ node: startNode, data: { main: [opts.startData ?? [{ json: {} }]] }, source: null }]);
+		const run = await new WorkflowExecute(this.additionalData(hooks), mode, executionData).processRunExecutionData(workflow);
 		await done.promise;
 		return { run, nodeExecutionOrder, output: (name: string, runIndex = 0) => run.data.resultData.runData[name]?.[runIndex]?.data?.main?.[0] ?? [] };
 	}
@@ -179,7 +187,7 @@ export class N8nTestHarness {
 		const node: INode = { id: 'temp', name: 'Temp-Node', type: 'temp.credTest', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { [type]: { id: 'cred', name: 'cred' } } };
 		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: new TestNodeTypes({ 'temp.credTest': nodeType }) });
 		const decrypted: ICredentialsDecrypted = { id: 'cred', name: 'cred', type, data: deepCopy(data) };
-		const ctx = new ExecuteContext(workflow, node, this.additionalData(), 'internal', createEmptyRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
+		const ctx = new ExecuteContext(workflow, node, this.additionalData(), 'internal', emptyRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
 		try {
 			await new RoutingNode(ctx, nodeType, decrypted).runNode();
 		} catch (error) {

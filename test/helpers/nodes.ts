@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, ICredentialType, IDataObject, INode, INodeExecutionData, INodeType, IRun } from 'n8n-workflow';
+import { NodeHelpers, type ICredentialDataDecryptedObject, type ICredentialType, type IDataObject, type INode, type INodeExecutionData, type INodeType, type IRun } from 'n8n-workflow';
 import path from 'node:path';
 import { DirectoryLoader } from 'n8n-core';
 import { n8n as manifest } from '../../package.json';
@@ -19,9 +19,12 @@ function load<T>(distPath: string): T {
 	return new Class();
 }
 
-// As n8n's loader does, declarative nodes get Request Options (batching, timeout, proxy).
+// As n8n's loader does, declarative nodes get Request Options (batching, timeout, proxy); n8n 1.x
+// (the floor test, test/floor) had that function in n8n-workflow's NodeHelpers.
 const nodes = manifest.nodes.map((p) => load<INodeType>(p));
-for (const node of nodes) DirectoryLoader.applyDeclarativeNodeOptionParameters(node);
+const applyOptions: (node: INodeType) => void =
+	DirectoryLoader.applyDeclarativeNodeOptionParameters ?? (NodeHelpers as unknown as { applyDeclarativeNodeOptionParameters: (node: INodeType) => void }).applyDeclarativeNodeOptionParameters;
+for (const node of nodes) applyOptions(node);
 
 /** Every node of the package, by the type name a workflow uses for it (`CUSTOM.wdmDevice`). */
 export const NODE_TYPES: Record<string, INodeType> = Object.fromEntries(nodes.map((node) => [`CUSTOM.${node.description.name}`, node]));

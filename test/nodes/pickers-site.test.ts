@@ -141,6 +141,18 @@ describe('media (WDM Media)', () => {
 		const picked = await media({ operation: 'get', mediaId: fromList(String(photo.id)) });
 		expect(picked.items[0].json).toMatchObject({ id: photo.id });
 	});
+
+	test('By URL with an expression: each item names its own media item by its link; Update writes the one linked', async () => {
+		const logo = firstJson(await media({ operation: 'upload', options: { title: 'Logo' } }, { input: [fileItem(PNG, 'image/png', 'logo.png')] })) as { id: number; link: string };
+		const input = [{ json: { link: photo.link } }, { json: { link: logo.link } }];
+		const got = await media({ operation: 'get', mediaId: byUrl('CUSTOM.wdmMedia', 'mediaId', '={{ $json.link }}') }, { input });
+		expect(got.error).toBeUndefined();
+		expect(got.items.map((item) => item.json.id)).toEqual([photo.id, logo.id]);
+		const updated = await media({ operation: 'update', mediaId: byUrl('CUSTOM.wdmMedia', 'mediaId', '={{ $json.link }}'), updateFields: { alt_text: 'Our logo' } }, { input: [{ json: { link: logo.link } }] });
+		expect(updated.error).toBeUndefined();
+		expect((await cms.get(`/media/${logo.id}`, u.admin, { context: 'edit' })).body.alt_text).toBe('Our logo');
+		expect((await cms.get(`/media/${photo.id}`, u.admin, { context: 'edit' })).body.alt_text).not.toBe('Our logo');
+	});
 });
 
 describe('category and tag (WDM Post)', () => {
