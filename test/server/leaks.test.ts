@@ -67,9 +67,9 @@ function startLeakyUpstream() {
 			}
 			if (path === '/v1/echo-encoded') {
 				res.writeHead(400, { 'content-type': 'application/json' });
-				// Raw JSON text: JSON-escaped, Base64 (standard and URL-safe, at an odd alignment), URL-encoded, and JSON inside JSON.
+				// An OpenAI error (with its `type`), the key in it as raw JSON text: JSON-escaped, Base64 (standard and URL-safe, at an odd alignment), URL-encoded, and JSON inside JSON.
 				return res.end(
-					`{"error":{"message":"bad key ${jsonEscaped}","b64":"${b64(`ab${KEY}`)}","b64url":"${Buffer.from(`a${KEY}`).toString('base64url')}","url":"${urlEncoded.toUpperCase()}","nested":${JSON.stringify(JSON.stringify({ key: KEY }))}}}`,
+					`{"error":{"message":"bad key ${jsonEscaped}","type":"invalid_request_error","b64":"${b64(`ab${KEY}`)}","b64url":"${Buffer.from(`a${KEY}`).toString('base64url')}","url":"${urlEncoded.toUpperCase()}","nested":${JSON.stringify(JSON.stringify({ key: KEY }))}}}`,
 				);
 			}
 			if (path === '/v1/echo-text') {
