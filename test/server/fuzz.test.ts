@@ -3,6 +3,7 @@ import type { ZodType } from 'zod';
 import type { App } from '../../server/src/app';
 import type { Route } from '../../server/src/http/route';
 import { routes } from '../../server/src/routes';
+import { speaksOpenAi } from '../../server/src/http/dispatch';
 import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, connectedDevice, readReply, startGateway, type Client, type Device, storedDevice } from '../helpers/server';
 
 /**
@@ -291,8 +292,9 @@ function checkAnswer(route: Route, c: Case, res: { status: number; body: any }) 
 	if (res.status < 400) return;
 	const xml = route.path.startsWith('/oembed/') && (c.query as { format?: unknown } | undefined)?.format === 'xml';
 	if (xml && typeof res.body === 'string') expect(res.body).toMatch(/^<\?xml version="1.0"\?>\n<oembed><code>[^<]+<\/code><message>/);
-	// The simulated model's OpenAI-compatible routes answer in OpenAI's shape (a missing key is the sandbox's 401).
-	else if (route.path.startsWith('/sandbox/v1/openai/') && res.body?.error) {
+	// The routes that speak OpenAI's API answer in OpenAI's shape (a missing key is the sandbox's 401); so may the
+	// AI proxy's other routes, whose path with another method (`_method=DELETE`) is its forwarding route.
+	else if ((speaksOpenAi(route.path) || route.path.startsWith('/proxyext/v1/ai-api-proxy/')) && res.body?.error) {
 		const { param, ...error } = res.body.error;
 		expect(res.body).toEqual({ error: res.body.error });
 		expect(error).toEqual({ message: expect.any(String), type: expect.any(String), code: expect.any(String) });

@@ -231,7 +231,11 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 			method: route.method,
 			url: fastifyPath(route),
 			// For an answer made before the handler (a body that is no JSON): the route's `Allow`, as WordPress sends it.
-			config: { allowOf: (request: FastifyRequest) => allowFor(group, services, request, request.params as Record<string, string>) } as RouteOptions['config'],
+			config: {
+				allowOf: (request: FastifyRequest) => allowFor(group, services, request, request.params as Record<string, string>),
+				// The matched route decides (`DELETE .../ai-api-proxy/settings` is the forwarding route, not the settings').
+				openAi: speaksOpenAi(route.path),
+			} as RouteOptions['config'],
 			bodyLimit: routeBodyLimit(services.config, route),
 			// Credentials first: a request whose credentials are wrong is refused before its body is read.
 			onRequest: async (request) => {
@@ -328,8 +332,8 @@ export const speaksOpenAi = (path: string) =>
 const isOpenAiUrl = (url: string) => url.startsWith(`${REST_PREFIX}/`) && speaksOpenAi(url.slice(REST_PREFIX.length).split('?')[0]);
 
 /** The error body of the namespace `url` (as rewritten) is in: OpenAI's, the gateway envelope or WordPress's. */
-export function errorBody(url: string, error: ApiError) {
-	if (isOpenAiUrl(url)) {
+export function errorBody(url: string, error: ApiError, openAi = isOpenAiUrl(url)) {
+	if (openAi) {
 		// OpenAI names one parameter and says what is wrong with it; WordPress lists them all.
 		const params = (error.data as { params?: Record<string, string> } | undefined)?.params;
 		const [param, message] = params && typeof params === 'object' && !Array.isArray(params) ? (Object.entries(params)[0] ?? []) : [];
@@ -342,7 +346,7 @@ export function errorBody(url: string, error: ApiError) {
 
 /** An error answer; a site route's in an `_envelope` when asked (a 200 that carries the status). */
 function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
-	const body = errorBody(request.url, error);
+	const body = errorBody(request.url, error, (request.routeOptions?.config as { openAi?: boolean } | undefined)?.openAi);
 	if (!isGatewayUrl(request.url) && wantsEnvelope(request.query)) return reply.send(envelope(body, error.status, reply));
 	return reply.code(error.status).send(body);
 }

@@ -256,7 +256,8 @@ function responseRoute(method: Method): Route {
 			const store = services.store;
 			return store.tx(() => {
 				const messages = conversation(store, siteUser.id);
-				if (body) {
+				// (A route without a body schema gets the raw body: a DELETE's must not add a reply.)
+				if (body && EDITABLE.includes(method)) {
 					const added: ConversationMessage = { role: 'assistant', content: body.content, ...(body.model ? { model: body.model } : {}), date: new Date().toISOString() };
 					saveConversation(store, siteUser.id, [...messages, added]);
 					return added;
