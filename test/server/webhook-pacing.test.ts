@@ -99,7 +99,8 @@ describe('pacing', () => {
 			if (++answered > 400) await gate;
 			return { status: 200 };
 		});
-		const t = await setup(r.url);
+		// Quick: under a second (a tenth of the time limit), even on a busy machine.
+		const t = await setup(r.url, { webhookTimeoutMs: 10_000 });
 		await t.emit(500);
 		await eventually(() => t.server.services.delivery.pacing.busy(new URL(r.url).origin) >= 20, 20_000);
 		expect(t.server.services.delivery.pacing.limit(new URL(r.url).origin)).toBeGreaterThan(8);
