@@ -71,6 +71,15 @@ export const contactOf = (run: string, i: number) => `55119${run.padStart(2, '0'
  */
 export async function burst(server: App, device: string, run: string, count: number, options: { timeoutMs: number; settleMs?: number; during?: () => Promise<void> }) {
 	const sandbox = client(server.url, '/wp-json/sandbox/v1');
+	// Each attempt's outcome, by message text (to tell why an event ran twice, if one does).
+	const outcomes = new Map<string, string[]>();
+	const record = (before: { id: number }) => {
+		const row = server.services.store.outbox.byId(before.id);
+		if (!row) return;
+		const text = String(JSON.parse(row.body).data?.text);
+		outcomes.set(text, [...(outcomes.get(text) ?? []), `${row.last_status ?? '-'} ${row.last_error ?? ''}`.trim()]);
+	};
+	server.services.delivery.attempted.add(record);
 	const writes = Array.from({ length: count }, (_, i) =>
 		sandbox.post(`/devices/${device}/inbound`, { from: contactOf(run, i), text: burstText(run, i) }, { key: ADMIN_KEY }),
 	);
@@ -81,13 +90,14 @@ export async function burst(server: App, device: string, run: string, count: num
 	const replies = () => sentTexts(server, device).filter((t) => wanted.has(t));
 	await eventually(() => new Set(replies()).size === count, options.timeoutMs, 500).catch(() => undefined);
 	await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 5000));
+	server.services.delivery.attempted.delete(record);
 	const counted = new Map<string, number>();
 	for (const text of replies()) counted.set(text, (counted.get(text) ?? 0) + 1);
-	return {
-		missing: [...wanted].filter((t) => !counted.has(t)),
-		duplicated: [...counted].filter(([, n]) => n > 1).map(([t, n]) => `${t} x${n}`),
-		replies: replies().length,
-	};
+	const missing = [...wanted].filter((t) => !counted.has(t));
+	const duplicated = [...counted].filter(([, n]) => n > 1).map(([t, n]) => `${t} x${n}`);
+	const retried = [...outcomes].filter(([, list]) => list.length > 1);
+	if (missing.length || duplicated.length || retried.length) console.log(`attempts of events delivered more than once:\n${retried.map(([t, list]) => `${t}: ${list.join(' | ')}`).join('\n')}`);
+	return { missing, duplicated, replies: replies().length };
 }
 
 /** Starts the bulk send through its Webhook trigger at `webhookBase` (`http://host:port/webhook`). */

@@ -60,7 +60,8 @@ beforeAll(async () => {
 	for (const name of ['main', 'webhook', 'worker-1', 'worker-2']) {
 		fs.cpSync(built, path.join(n8n.folderOf(name), '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'), { recursive: true });
 	}
-	server = await startServer({ pairing: 'manual', webhookBackoffMs: 1000, webhookMaxBackoffMs: 10_000, webhookMaxAttempts: 30 });
+	// The server's defaults for delivery (30 s attempts, pacing), with short backoffs.
+	server = await startServer({ pairing: 'manual', webhookTimeoutMs: 30_000, webhookBackoffMs: 1000, webhookMaxBackoffMs: 10_000, webhookMaxAttempts: 30 });
 	const [bot, bulk, ask] = [await connectedDevice(server, 'queue-bot'), await connectedDevice(server, 'queue-bulk'), await connectedDevice(server, 'queue-ask')];
 	const baseUrl = `${server.url}/wp-json/wdm/v1`;
 	const credentials = [
@@ -84,6 +85,9 @@ beforeAll(async () => {
 }, 25 * 60_000);
 
 afterAll(async () => {
+	// WDM_QUEUE_LOGS=<folder>: what each n8n process printed, for a look afterwards.
+	const logs = process.env.WDM_QUEUE_LOGS;
+	if (logs && n8n) for (const [name, proc] of n8n.processes) fs.writeFileSync(path.join(logs, `n8n-${name}.log`), proc.log);
 	await n8n?.stopAll();
 	await server?.close();
 	await Promise.all([postgres?.stop(), redis?.stop()]);
