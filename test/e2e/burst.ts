@@ -97,7 +97,8 @@ export async function burst(server: App, device: string, run: string, count: num
 	const duplicated = [...counted].filter(([, n]) => n > 1).map(([t, n]) => `${t} x${n}`);
 	const retried = [...outcomes].filter(([, list]) => list.length > 1);
 	if (missing.length || duplicated.length || retried.length) console.log(`attempts of events delivered more than once:\n${retried.map(([t, list]) => `${t}: ${list.join(' | ')}`).join('\n')}`);
-	return { missing, duplicated, replies: replies().length };
+	// `redelivered`: events delivered more than once (a run lost with its worker, a late answer).
+	return { missing, duplicated, replies: replies().length, redelivered: retried.length };
 }
 
 /** Starts the bulk send through its Webhook trigger at `webhookBase` (`http://host:port/webhook`). */

@@ -20,6 +20,8 @@ export interface N8nProcess {
 	url: string;
 	child?: ChildProcess;
 	log: string;
+	/** Executions a worker has started and not finished (from its log). */
+	running: Set<string>;
 }
 
 /**
@@ -63,7 +65,8 @@ export async function n8nQueue(root: string, services: Record<string, string>) {
 		},
 		async start(name: string, role: Role, timeoutMs = 4 * 60_000) {
 			const port = role === 'webhook' ? webhookPort : await freePort();
-			const proc: N8nProcess = { role, name, url: `http://127.0.0.1:${port}`, log: '' };
+			const proc: N8nProcess = { role, name, url: `http://127.0.0.1:${port}`, log: '', running: new Set() };
+			let partial = '';
 			processes.set(name, proc);
 			const args = role === 'worker' ? ['worker', '--concurrency=10'] : [role];
 			// Its own process group: a kill reaches its task runner too.
@@ -73,6 +76,13 @@ export async function n8nQueue(root: string, services: Record<string, string>) {
 				const timer = setTimeout(() => reject(new Error(`n8n ${role} (${name}) did not start in ${timeoutMs / 1000} s:\n${proc.log.slice(-4000)}`)), timeoutMs);
 				const onData = (chunk: Buffer) => {
 					proc.log = (proc.log + chunk.toString()).slice(-200_000);
+					const lines = (partial + chunk.toString()).split('\n');
+					partial = lines.pop()!;
+					for (const line of lines) {
+						const [, what, id] = /Worker (started|finished) execution (\d+)/.exec(line) ?? [];
+						if (what === 'started') proc.running.add(id);
+						else if (what === 'finished') proc.running.delete(id);
+					}
 					if (READY[role].test(proc.log)) {
 						clearTimeout(timer);
 						resolve();
@@ -86,6 +96,7 @@ export async function n8nQueue(root: string, services: Record<string, string>) {
 				});
 			});
 			child.removeAllListeners('exit');
+			child.once('exit', () => proc.running.clear());
 		},
 		/** kill -9 of the process and its task runner (a worker's machine lost). */
 		kill(name: string) {
