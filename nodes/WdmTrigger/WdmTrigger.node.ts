@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
 import { deviceField } from '../WdmDevice/devices';
+import { gatewayRequest } from '../shared/gateway';
 import { pickerMethods } from '../shared/pickers';
 import { excludeMessagesOptions, webhookEventOptions } from '../WdmDevice/webhooks';
 import { signatureProblem } from './signature';
@@ -36,6 +37,29 @@ async function webhookRoute(this: IHookFunctions, method: IHttpRequestMethods, b
 	return response.data;
 }
 
+/**
+ * Claims the delivered event at the server before a run starts for it: false when it was already
+ * claimed (a retry of an event whose first attempt is running or ran, perhaps in another n8n process),
+ * so every event runs once. When acknowledging at the end of the run, the claim is released if the
+ * server records this attempt as failed, so the redelivery runs. Should the claim fail, webhook() fails
+ * and n8n answers 500: the server delivers the event again rather than run it twice or lose it.
+ */
+async function claimed(this: IWebhookFunctions): Promise<boolean> {
+	const subscription = this.getWorkflowStaticData('node').subscriptionId as string | undefined;
+	if (!subscription) return true;
+	const headers = this.getRequestObject().headers;
+	// A webhook has no item: getNodeParameter takes (name, fallback, options); the Device is a resource locator.
+	const device = this.getNodeParameter('device', '', { extractValue: true }) as string;
+	const acknowledge = this.getNodeParameter('acknowledge', 'onReceived') as string;
+	const answer = (await gatewayRequest(this, 'wdmUserApi', 'POST', `/devices/${encodeURIComponent(device)}/webhook/claim`, {
+		subscription,
+		event: String(headers['webhook-id']),
+		timestamp: Number(headers['webhook-timestamp']),
+		releaseOnFailure: acknowledge === 'lastNode',
+	})) as { claimed: boolean };
+	return answer.claimed;
+}
+
 export class WdmTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'WDM Trigger',
@@ -49,7 +73,18 @@ export class WdmTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmUserApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				// "When the workflow has finished" is n8n's lastNode: the server's attempt fails (and the event
+				// comes again) when the run does not finish, say on a killed worker.
+				responseMode: '={{$parameter["acknowledge"] ?? "onReceived"}}',
+				// The server reads only the status: an empty 200, whatever the last node gives.
+				responseData: 'noData',
+				path: 'webhook',
+			},
+		],
 		properties: [
 			{ ...deviceField, description: 'Device whose events start the workflow' },
 			{
@@ -67,6 +102,25 @@ export class WdmTrigger implements INodeType {
 				default: ['wasSentByApi'],
 				options: excludeMessagesOptions,
 				description: 'Messages not to react to; the default keeps a bot from answering its own messages',
+			},
+			{
+				displayName: 'Acknowledge',
+				name: 'acknowledge',
+				type: 'options',
+				default: 'onReceived',
+				options: [
+					{
+						name: 'When Received',
+						value: 'onReceived',
+						description: 'Answer the server as soon as the run has started: quickest; an event whose run dies with its n8n process (a killed worker) is lost',
+					},
+					{
+						name: 'When the Workflow Has Finished',
+						value: 'lastNode',
+						description: 'Answer the server when the run has finished: a run that fails or dies (a killed worker) gets its event delivered again, and runs again. The server waits for the run up to its webhook timeout (30 s by default).',
+					},
+				],
+				description: 'When the server is told the event was received. Either way, an event delivered more than once (a retry after a late answer) starts one run.',
 			},
 		],
 	};
@@ -130,6 +184,7 @@ export class WdmTrigger implements INodeType {
 		const event = request.body as IDataObject;
 		const events = this.getNodeParameter('events') as string[];
 		if (events.length && !events.includes(String(event.event))) return { webhookResponse: 'ignored' };
+		if (!(await claimed.call(this))) return { webhookResponse: 'duplicate' };
 		return { workflowData: [this.helpers.returnJsonArray([event])] };
 	}
 }

@@ -70,7 +70,7 @@ export const configSchema = z.object({
 	webhookMaxAttempts: z.coerce.number().int().min(1).default(12).describe('webhook delivery attempts before an event is given up'),
 	webhookBackoffMs: z.coerce.number().int().min(1).default(2000).describe('first wait between webhook attempts (doubles each time, with jitter)'),
 	webhookMaxBackoffMs: z.coerce.number().int().min(1).default(15 * 60 * 1000).describe('longest wait between webhook attempts'),
-	webhookTimeoutMs: z.coerce.number().int().min(100).default(10000).describe('time limit of one webhook attempt'),
+	webhookTimeoutMs: z.coerce.number().int().min(100).default(30000).describe('time limit of one webhook attempt (an n8n under load may take seconds to start a run)'),
 	/**
 	 * Server-sent-event streams (`GET /sandbox/v1/events`): open at once per user and in all (each holds a
 	 * connection and a descriptor), and how many bytes a stream may have waiting for a client that does not

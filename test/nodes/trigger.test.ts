@@ -14,6 +14,10 @@ let workflow: Workflow;
 let webhooks: IWebhookData[] = [];
 let device: Device;
 const runs: IRun[] = [];
+/** Texts of events whose first delivery "dies with its worker": webhook() ran, then no run and no answer. */
+const dying = new Set<string>();
+/** What webhook() answered, by webhook-id, in order. */
+const answers = new Map<string, string[]>();
 const refusals: Array<{ status: number; body: string }> = [];
 
 const trigger: INode = {
@@ -50,6 +54,10 @@ function webhookEndpoint(req: http.IncomingMessage, res: http.ServerResponse) {
 		const request = { body: JSON.parse(rawBody.toString('utf8')) as IDataObject, rawBody, headers: req.headers as IDataObject, method: req.method };
 		const result = await harness.runWebhook(workflow, webhook, request, response);
 		if (result.noWebhookResponse) return;
+		const id = String(req.headers['webhook-id']);
+		answers.set(id, [...(answers.get(id) ?? []), result.workflowData ? 'run' : String(result.webhookResponse)]);
+		const text = String(((request.body as IDataObject).data as IDataObject | undefined)?.text);
+		if (result.workflowData && dying.delete(text)) return void req.socket.destroy();
 		res.writeHead(200).end();
 		if (result.workflowData) {
 			const { run } = await harness.runWorkflow(workflow, { mode: 'webhook', startNode: webhook.node, startData: result.workflowData[0] });
@@ -143,6 +151,64 @@ test('a forged or stale signature is refused with 401 and starts nothing', async
 		'Signature refused: missing webhook-id, webhook-timestamp or webhook-signature header',
 	]);
 	expect(runs.length).toBe(before);
+});
+
+describe('an event delivered more than once runs once', () => {
+	const url = () => `${harness.webhookBaseUrl}/${webhooks[0].path}`;
+	const secret = () => (workflow.staticData['node:WDM Trigger'] as IDataObject).secret as string;
+	const deliver = (id: string, at: number, body: string) =>
+		fetch(url(), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': sign(secret(), id, at, body) },
+			body,
+		});
+	const runsOf = (id: string) => runs.filter((r) => triggerOutput(r)[0]?.id === id);
+	const inbound = (text: string) =>
+		client(server.url, '/wp-json/sandbox/v1').post('/devices/bot/inbound', { from: '5511988887777', text }, { key: ADMIN_KEY });
+	const rowOf = (messageId: string) =>
+		server.services.store.outbox
+			.ofWebhook(String((workflow.staticData['node:WDM Trigger'] as IDataObject).subscriptionId))
+			.find((row) => JSON.parse(row.body).data.id === messageId);
+
+	test('the same webhook-id delivered again, at once and later (another attempt, another process): one run', async () => {
+		const body = JSON.stringify({ id: 'evt_twice', event: 'messages', device: 'bot', timestamp: Date.now(), data: { text: 'twice' } });
+		const now = Math.floor(Date.now() / 1000);
+		const statuses = await Promise.all([deliver('evt_twice', now, body), deliver('evt_twice', now - 1, body)].map(async (r) => (await r).status));
+		expect(statuses).toEqual([200, 200]);
+		expect((await deliver('evt_twice', now + 1, body)).status).toBe(200);
+		await eventually(() => runsOf('evt_twice').length === 1);
+		expect([...answers.get('evt_twice')!].sort()).toEqual(['duplicate', 'duplicate', 'run']);
+		expect(runsOf('evt_twice')).toHaveLength(1);
+	});
+
+	test('acknowledged when received: a delivery whose run died is not run again (the claim stands)', async () => {
+		const sent = await inbound('dies, acknowledged when received');
+		dying.add('dies, acknowledged when received');
+		const row = await eventually(() => {
+			const r = rowOf(sent.body.data.id);
+			return r?.state === 'delivered' ? r : undefined;
+		});
+		expect(row.attempts).toBe(2);
+		expect(answers.get(row.event_id)).toEqual(['run', 'duplicate']);
+		expect(runsOf(row.event_id)).toHaveLength(0);
+	});
+
+	test('acknowledged when the workflow has finished: a delivery whose run died is delivered again and runs once', async () => {
+		workflow.getNode('WDM Trigger')!.parameters.acknowledge = 'lastNode';
+		try {
+			const sent = await inbound('dies, acknowledged when finished');
+			dying.add('dies, acknowledged when finished');
+			const row = await eventually(() => {
+				const r = rowOf(sent.body.data.id);
+				return r?.state === 'delivered' ? r : undefined;
+			});
+			expect(row.attempts).toBe(2);
+			expect(answers.get(row.event_id)).toEqual(['run', 'run']);
+			await eventually(() => runsOf(row.event_id).length === 1);
+		} finally {
+			delete workflow.getNode('WDM Trigger')!.parameters.acknowledge;
+		}
+	});
 });
 
 test('deactivation removes only its own subscription', async () => {

@@ -3,21 +3,41 @@ import { OutboundError, POOL_CONNECTIONS, type Outbound } from '../outbound/fetc
 import type { Store } from '../store';
 import type { OutboxRow, WebhookRow } from '../store/types';
 import { DueWorker } from '../util/due-worker';
+import { WebhookClaims } from './claims';
 import { isExpired } from './events';
+import { Pacing, retryAfterMs } from './pacing';
 import { sign } from './signing';
 
 /** 4xx answers that mean "try again later"; any other 4xx is final. */
 const RETRYABLE_4XX = new Set([408, 429]);
 
+/** Answers that say the receiver is overloaded (its pacing slows down). */
+const OVERLOADED = new Set([429, 502, 503, 504]);
+
+/** The longest pause a receiver may ask for (at least a second, so the next attempt has its own timestamp). */
+const RETRY_AFTER_MAX_MS = 60 * 60 * 1000;
+
+/** Answers whose `Retry-After` is a pause the receiver asks for: the attempt is not counted. */
+const PAUSE = new Set([429, 503]);
+
 /** Rows read (and leased) at once. */
 const BATCH = 256;
 
 /**
- * Attempts under way to one subscription: two per kept-alive connection of its origin (`Outbound.post`),
- * so the next request is ready when a connection frees up, yet none waits long enough for a slow receiver
- * to run it out of time before it is sent. The cap also keeps one receiver from taking every row read.
+ * Attempts under way to one receiver (the origin of its URL) at most: two per kept-alive connection
+ * (`Outbound.post`), so the next request is ready when a connection frees up. Below it, the receiver's
+ * own pace sets the limit (`Pacing`). The cap also keeps one receiver from taking every row read.
  */
 const PER_RECEIVER = 2 * POOL_CONNECTIONS;
+
+/** The origin a subscription's URL delivers to (its pacing key). */
+const originOf = (url: string) => {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return url;
+	}
+};
 
 /** While rows wait for room, how often the worker looks at the outbox by itself. */
 const SATURATED_RECHECK_MS = 1000;
@@ -38,8 +58,10 @@ export class WebhookDelivery {
 	private inFlight = new Map<number, Promise<void>>();
 	/** Told after each attempt (its outcome recorded), with its outbox row as it was before (the dashboard's live delivery log). */
 	readonly attempted = new Set<(row: OutboxRow) => void>();
-	/** Attempts under way per subscription. */
-	private perReceiver = new Map<string, number>();
+	/** Attempts under way per receiver, and how many it may have (adapts to its answers). */
+	readonly pacing: Pacing;
+	/** Events claimed by their receiver for a run (the WDM Trigger: one run per event). */
+	readonly claims = new WebhookClaims();
 	/** The last run left due rows for lack of room (see `nextRunAt`). */
 	private saturated = false;
 	/**
@@ -54,6 +76,8 @@ export class WebhookDelivery {
 		private outbound: Outbound,
 		private onError: (error: unknown) => void,
 	) {
+		// An answer slower than a tenth of the time limit means the receiver queues what it gets.
+		this.pacing = new Pacing(PER_RECEIVER, config.webhookTimeoutMs / 10);
 		this.worker = new DueWorker(() => this.nextRunAt(), () => this.startDue(), onError);
 	}
 
@@ -69,11 +93,15 @@ export class WebhookDelivery {
 	private startDue() {
 		const now = Date.now();
 		const rows = this.store.outbox.due(now, BATCH);
+		const subscriptions = new Map<string, WebhookRow | undefined>();
+		const subscriptionOf = (row: OutboxRow) => {
+			if (!subscriptions.has(row.webhook_id)) subscriptions.set(row.webhook_id, this.store.webhooks.byId(row.webhook_id));
+			return subscriptions.get(row.webhook_id);
+		};
+		// A row of a gone subscription takes no receiver's room (it is only marked failed).
 		const taken = rows.filter((row) => {
-			const busy = this.perReceiver.get(row.webhook_id) ?? 0;
-			if (busy >= PER_RECEIVER) return false;
-			this.perReceiver.set(row.webhook_id, busy + 1);
-			return true;
+			const sub = subscriptionOf(row);
+			return !sub || this.pacing.take(originOf(sub.url), now);
 		});
 		this.saturated = taken.length < rows.length;
 		if (!taken.length) return;
@@ -81,30 +109,34 @@ export class WebhookDelivery {
 			taken.map((row) => row.id),
 			now + this.config.webhookTimeoutMs + 1000,
 		);
-		const subscriptions = new Map<string, WebhookRow | undefined>();
 		for (const row of taken) {
-			if (!subscriptions.has(row.webhook_id)) subscriptions.set(row.webhook_id, this.store.webhooks.byId(row.webhook_id));
+			const sub = subscriptionOf(row);
+			const origin = sub && originOf(sub.url);
+			const started = Date.now();
+			let overloaded = false;
 			// A store error (say SQLITE_BUSY) must not become an unhandled rejection; the lease brings the row back.
-			const attempt = this.attempt(row, subscriptions.get(row.webhook_id))
+			const attempt = this.attempt(row, sub)
+				.then((outcome) => {
+					overloaded = outcome === 'overloaded';
+				})
 				.catch(this.onError)
 				.finally(() => {
 					this.inFlight.delete(row.id);
-					const busy = this.perReceiver.get(row.webhook_id)! - 1;
-					if (busy) this.perReceiver.set(row.webhook_id, busy);
-					else this.perReceiver.delete(row.webhook_id);
+					if (origin) this.pacing.done(origin, Date.now() - started, overloaded);
 					// While rows wait for room, the next read waits for room for many of them (a read per
 					// finished attempt would read the same waiting rows again and again).
-					if (!this.saturated || busy <= PER_RECEIVER / 2) this.worker.wake();
+					if (!this.saturated || !origin || this.pacing.busy(origin) <= this.pacing.limit(origin) / 2) this.worker.wake();
 					for (const listener of this.attempted) listener(row);
 				});
 			this.inFlight.set(row.id, attempt);
 		}
 	}
 
-	private async attempt(row: OutboxRow, sub: WebhookRow | undefined) {
+	/** Delivers one row once and records the outcome; says whether the receiver seemed overloaded. */
+	private async attempt(row: OutboxRow, sub: WebhookRow | undefined): Promise<'ok' | 'overloaded' | undefined> {
 		if (!sub || !sub.enabled) {
 			this.store.outbox.update(row.id, { state: 'failed', last_error: 'subscription disabled' });
-			return;
+			return undefined;
 		}
 		// Its time is over: a retry queued before then is dropped (and counted), never signed and sent.
 		if (isExpired(sub)) {
@@ -112,11 +144,12 @@ export class WebhookDelivery {
 				this.store.outbox.update(row.id, { state: 'failed', last_error: 'subscription expired; not delivered' });
 				this.store.webhooks.countExpiredDrops(1);
 			});
-			return;
+			return undefined;
 		}
 		const timestamp = Math.floor(Date.now() / 1000);
 		let status: number | null = null;
 		let error: string | null = null;
+		let retryAfter: number | undefined;
 		try {
 			const res = await this.outbound.post(sub.url, {
 				headers: {
@@ -131,9 +164,21 @@ export class WebhookDelivery {
 				maxBytes: ANSWER_BYTES,
 			});
 			status = res.status;
+			if (PAUSE.has(status)) retryAfter = retryAfterMs(res.headers['retry-after']);
 		} catch (e) {
 			// A refused (private) target is retried like a network failure: its name may resolve elsewhere later.
 			error = e instanceof OutboundError && e.reason === 'private' ? 'refused: private address' : 'could not fetch';
+		}
+		const overloaded = status === null || OVERLOADED.has(status) ? 'overloaded' : 'ok';
+		if (status === null || status < 200 || status >= 300) this.claims.failed(sub.id, row.event_id, timestamp);
+		if (retryAfter !== undefined) {
+			// The receiver asked for a pause: honoured for all its rows, and this attempt is not counted.
+			const until = Date.now() + Math.min(Math.max(retryAfter, 1000), RETRY_AFTER_MAX_MS);
+			this.pacing.pause(originOf(sub.url), until);
+			await this.store.txShared(() =>
+				this.store.outbox.update(row.id, { last_status: status, last_error: `HTTP ${status}, Retry-After honoured`, next_attempt_at: until }),
+			);
+			return overloaded;
 		}
 		const attempts = row.attempts + 1;
 		if (status !== null && status >= 200 && status < 300) {
@@ -165,6 +210,7 @@ export class WebhookDelivery {
 				}),
 			);
 		}
+		return overloaded;
 	}
 
 	/** base * 2^(n-1), capped, with full jitter in [50%, 100%] so retries of many rows spread out. */

@@ -77,6 +77,29 @@ function change(services: Services, device: DeviceRow, body: Body) {
 	return { ...webhookView(row), ...(generated ? { secret: generated } : {}) };
 }
 
+const claimBody = z.object({
+	/** The subscription the event came through (its `id`, as GET lists it). */
+	subscription: z.string().min(1),
+	/** The event's `webhook-id` header. */
+	event: z.string().min(1),
+	/** The attempt's `webhook-timestamp` header: that attempt's failure releases the claim when asked. */
+	timestamp: z.coerce.number().int().nonnegative(),
+	/** Release the claim when this attempt is recorded as failed (the receiver answers once its run is over). */
+	releaseOnFailure: z.boolean().default(false),
+});
+
+/**
+ * A receiver claims an event before it runs for it: the first claim wins, so an event delivered twice
+ * (a retry after a slow answer, a redelivery after a killed worker) runs once, across every process of
+ * the receiver (docs/decisions.md, "Webhooks: exactly-once runs").
+ */
+function claim(services: Services, device: DeviceRow, body: z.output<typeof claimBody>) {
+	const sub = services.store.webhooks.byId(body.subscription);
+	if (sub?.device_id !== device.id) throw notFound(`no webhook ${body.subscription} on device '${device.name}'`);
+	const claimed = services.delivery.claims.claim(sub.id, body.event, body.timestamp, body.releaseOnFailure);
+	return { subscription: sub.id, event: body.event, claimed };
+}
+
 /** A device's webhook subscriptions: several per device, upserted by URL, removed by `action: "delete"`. */
 export const webhookRoutes = [
 	route({
@@ -101,5 +124,15 @@ export const webhookRoutes = [
 			z.object({ id: z.string(), url: z.string(), deleted: z.boolean() }),
 		]),
 		handler: ({ services, user, params, body }) => change(services, ownDevice(services, user, params.name), body),
+	}),
+
+	route({
+		method: 'POST',
+		path: '/wdm/v1/devices/{name}/webhook/claim',
+		auth: 'user',
+		summary: "Claim a delivered event for a run (the WDM Trigger's de-duplication): claimed is false when it already was",
+		params: name,
+		body: claimBody,
+		handler: ({ services, user, params, body }) => claim(services, ownDevice(services, user, params.name), body),
 	}),
 ];

@@ -1,0 +1,67 @@
+// A real `n8n start` (n8n-server.ts) with the package installed as the guide says: the bot (WDM Trigger ->
+// reply) under a burst of messages while a bulk send runs on the same n8n. Every message gets exactly
+// one reply: deliveries are paced to n8n's speed and a redelivered event is claimed once (docs/decisions.md,
+// "Webhooks: exactly-once runs"). WDM_BURST=200 WDM_BULK=10000 for the full-size figures.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { App } from '../../server/src/app';
+import { ADMIN_KEY, connectedDevice, startServer } from '../helpers/server';
+import { buildPackage, ensureN8n } from './n8n';
+import { n8nServer, type N8nServer } from './n8n-server';
+import { BOT_WORKFLOW, BULK_WORKFLOW, botWorkflow, bulkDone, bulkWorkflow, burst, startBulk } from './burst';
+
+const BURST = Number(process.env.WDM_BURST ?? 40);
+const BULK = Number(process.env.WDM_BULK ?? 1000);
+
+let server: App;
+let dir: string;
+let n8n: N8nServer;
+
+const userKey = { id: 'wdmE2eBuUserKey1', name: 'WDM account' };
+const botDevice = { id: 'wdmE2eBuBotDev01', name: 'WDM bot' };
+const bulkDevice = { id: 'wdmE2eBuBulkDev1', name: 'WDM bulk' };
+
+beforeAll(async () => {
+	await ensureN8n();
+	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-e2e-burst-'));
+	const userFolder = path.join(dir, 'user');
+	await buildPackage(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'));
+	const noCustomNodes = path.join(dir, 'no-custom-nodes');
+	fs.mkdirSync(noCustomNodes);
+	// The server's defaults for delivery (attempt time limit, pacing), with short backoffs.
+	server = await startServer({ pairing: 'manual', webhookTimeoutMs: 30_000, webhookBackoffMs: 1000, webhookMaxBackoffMs: 10_000, webhookMaxAttempts: 30 });
+	const bot = await connectedDevice(server, 'burst-bot');
+	const bulk = await connectedDevice(server, 'burst-bulk');
+	n8n = await n8nServer(userFolder, noCustomNodes);
+	const baseUrl = `${server.url}/wp-json/wdm/v1`;
+	await n8n.importCredentials([
+		{ ...userKey, type: 'wdmUserApi', data: { baseUrl, apiKey: ADMIN_KEY } },
+		{ ...botDevice, type: 'wdmInstanceApi', data: { baseUrl, token: bot.token } },
+		{ ...bulkDevice, type: 'wdmInstanceApi', data: { baseUrl, token: bulk.token } },
+	]);
+	await n8n.importWorkflow([botWorkflow('burst-bot', userKey, botDevice, 'onReceived'), bulkWorkflow(BULK, bulkDevice)]);
+	await n8n.publish(BOT_WORKFLOW);
+	await n8n.publish(BULK_WORKFLOW);
+	await n8n.start();
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await server?.close();
+	if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+test(`a burst of ${BURST} messages while a bulk send of ${BULK} runs: ${BURST} replies, one each; the bulk exact`, async () => {
+	const started = Date.now();
+	await startBulk(`${n8n.url}/webhook`);
+	const result = await burst(server, 'burst-bot', '1', BURST, { timeoutMs: 10 * 60_000 });
+	const bulk = await bulkDone(server, 'burst-bulk', BULK, 10 * 60_000);
+	console.log(`regular mode: burst ${BURST} during bulk ${BULK}: ${result.replies} replies, bulk ${bulk.sent} sent, ${Math.round((Date.now() - started) / 1000)} s`);
+	expect(result).toMatchObject({ missing: [], duplicated: [], replies: BURST });
+	expect(bulk).toEqual({ sent: BULK, distinct: BULK });
+	// One execution per message: the redeliveries started none.
+	const runs = n8n.executions(BOT_WORKFLOW);
+	expect(runs.filter((e) => e.status === 'success')).toHaveLength(BURST);
+	expect(runs).toHaveLength(BURST);
+}, 20 * 60_000);
