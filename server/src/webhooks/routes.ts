@@ -133,6 +133,7 @@ export const webhookRoutes = [
 		summary: "Claim a delivered event for a run (the WDM Trigger's de-duplication): claimed is false when it already was",
 		params: name,
 		body: claimBody,
+		answer: z.object({ subscription: z.string(), event: z.string(), claimed: z.boolean().meta({ description: 'false: the event was already claimed, do not run it' }) }),
 		handler: ({ services, user, params, body }) => claim(services, ownDevice(services, user, params.name), body),
 	}),
 ];
