@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import type { App } from '../../server/src/app';
-import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, startServer } from '../helpers/server';
+import { ADMIN_APP_PASSWORD, ADMIN_KEY, basicAuth, client, startServer } from '../helpers/server';
 import { writeClientTypes } from './typed/generate';
 
 /**
@@ -67,4 +67,22 @@ test('site: a post created (201) and read back, then listed page by page with th
 	const second = await listPosts(api, 2, 2);
 	expect(first).toMatchObject({ total: 3, pages: 2 });
 	expect([...first.ids, ...second.ids]).toEqual(made.map((post) => post.id));
+});
+
+test('gateway: a device paired through the sandbox sends a text with its instance token, typed', async () => {
+	const { createDevice, pairAndSendText, typedClient } = await typedCalls();
+	const api = typedClient(server.url);
+	const { device } = await createDevice(api, ADMIN_KEY, 'typed-send');
+	const { status, message } = await pairAndSendText(api, ADMIN_KEY, 'typed-send', device.token, '5511955550001', 'Hello, typed');
+	expect(status).toBe('connected');
+	expect(message).toMatchObject({ id: expect.any(String), chatid: '5511955550001@s.whatsapp.net' });
+	const stored = await client(server.url).post('/message/find', { id: message.id }, { token: device.token });
+	expect(stored.body.data.messages[0]).toMatchObject({ id: message.id, text: 'Hello, typed' });
+});
+
+test('extension: a post type added through the engine is listed by it, typed', async () => {
+	const { addPostType, typedClient } = await typedCalls();
+	const { id, slugs } = await addPostType(typedClient(server.url), basicAuth('admin', ADMIN_APP_PASSWORD), 'Typed books', 'typed-book');
+	expect(id).toEqual(expect.any(Number));
+	expect(slugs).toContain('typed-book');
 });

@@ -103,7 +103,7 @@ describe('an anonymous 57 MiB body', () => {
 	const body = bigBody();
 
 	beforeAll(async () => {
-		server = await startServer({ pairing: 'manual' });
+		server = await startServer({ pairing: 'manual', logLevel: 'error' });
 		token = (await connectedDevice(server, 'limits')).token;
 	});
 	afterAll(() => server.close());

@@ -36,3 +36,26 @@ export async function listPosts(api: Client, page: number, perPage: number) {
 	const ids: number[] = data.map((post) => post.id);
 	return { ids, total: Number(response.headers.get('X-WP-Total')), pages: Number(response.headers.get('X-WP-TotalPages')) };
 }
+
+/** The device paired through the sandbox (its phone scans the QR), then a text sent with its instance token: the stored message, typed. */
+export async function pairAndSendText(api: Client, apiKey: string, name: string, token: string, number: string, text: string) {
+	const user = { authorization: `Bearer ${apiKey}` };
+	await api.GET('/wdm/v1/devices/{name}/qr', { params: { path: { name } }, headers: user });
+	const paired = await api.POST('/sandbox/v1/devices/{name}/pair', { params: { path: { name } }, body: {}, headers: user });
+	if (paired.error) throw new Error(`pair: ${paired.response.status} ${paired.error.message}`);
+	const status: 'disconnected' | 'connecting' | 'connected' = paired.data.data.status;
+	const sent = await api.POST('/wdm/v1/send/text', { body: { number, text }, headers: { token } });
+	if (sent.error) throw new Error(`send: ${sent.response.status} ${sent.error.message}`);
+	const message: { id: string; chatid: string; status: string } = sent.data.data;
+	return { status, message };
+}
+
+/** An extension route: a post type added to the site by the engine, then listed by it. */
+export async function addPostType(api: Client, authorization: string, name: string, slug: string) {
+	const added = await api.POST('/engine/v2/add-post-type', { body: { general_settings: { name, slug } }, headers: { authorization } });
+	if (added.error) throw new Error(`add post type: ${added.response.status} ${added.error.message}`);
+	const listed = await api.GET('/engine/v2/get-post-types', { headers: { authorization } });
+	if (listed.error) throw new Error(`list post types: ${listed.response.status} ${listed.error.message}`);
+	const slugs: string[] = listed.data.data.map((type) => type.general_settings.slug);
+	return { id: added.data.item_id, slugs };
+}
