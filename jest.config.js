@@ -34,6 +34,10 @@ const floor = {
 
 module.exports = {
 	testTimeout: 20000,
+	// Suites run one at a time in a worker process (2 cores: one worker), recycled once it holds more than
+	// this: in band, the one process kept every suite's modules (each server's OpenAPI document and its
+	// compiled validators) and ran out of heap after about 140 suites.
+	workerIdleMemoryLimit: '1536MB',
 	// The contract's coverage over a whole run (test/helpers/contract-coverage.ts).
 	globalSetup: '<rootDir>/test/helpers/global-setup.ts',
 	globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
