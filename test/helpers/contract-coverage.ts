@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '@jest/types';
 import type { Route } from '../../server/src/http/route';
+import { successStatuses } from '../../server/src/http/statuses';
 import { routes } from '../../server/src/routes';
 import { originalOf } from '../../server/src/site/content/namespace';
 
@@ -34,10 +35,9 @@ export async function teardown(config: Config.GlobalConfig) {
 	fs.rmSync(dir, { recursive: true, force: true });
 	if (!wholeRun(config)) return;
 	const table = routes.filter((r) => !originalOf(r));
-	const statuses = (r: Route) => (r.status === undefined ? [200] : ([] as number[]).concat(r.status));
 	// Declared: its answer, or no body to describe (a 204, or no success at all).
-	const undeclared = table.filter((r) => !r.answer && !r.produces && !statuses(r).every((status) => status === 204));
-	const unchecked = table.filter((r) => statuses(r).length && !exercised.has(routeKey(r)));
+	const undeclared = table.filter((r) => !r.answer && !r.produces && !successStatuses(r).every((status) => status === 204));
+	const unchecked = table.filter((r) => successStatuses(r).length && !exercised.has(routeKey(r)));
 	console.log(`contract: ${table.length - undeclared.length} of ${table.length} routes declare their answer; ${table.length - unchecked.length} had a success answer checked`);
 	const problems = [
 		...undeclared.map((r) => `${r.method} ${r.path} declares no answer`),

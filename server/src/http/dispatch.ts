@@ -286,7 +286,8 @@ function contractCheck(route: Route, check: AnswerCheck) {
 	return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
 		const contentType = reply.getHeader('content-type') as string | undefined;
 		const broken = check({ route, request, status: reply.statusCode, contentType, payload });
-		if (!broken || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== null && payload !== undefined)) return payload;
+		const streaming = payload !== null && typeof payload === 'object' && !Buffer.isBuffer(payload);
+		if (!broken || streaming) return payload;
 		reply.code(500).header('content-type', 'application/json; charset=utf-8');
 		return JSON.stringify({ code: 'contract_violation', message: broken, data: { status: 500 } });
 	};
