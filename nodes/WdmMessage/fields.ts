@@ -149,6 +149,22 @@ export const ALL_COMMON: CommonField[] = Object.keys(COMMON);
 /** The common fields but those named: most send routes list all but one or two of them. */
 export const commonExcept = (...names: CommonField[]): CommonField[] => ALL_COMMON.filter((name) => !names.includes(name));
 
+/**
+ * Every send route takes an `Idempotency-Key` header: a run that sends again what it already sent (n8n
+ * running it again after its worker died, a retry) sends nothing more and gets the first message back.
+ */
+const idempotencyKey: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. newsletter-2026-11-{{ $json.phone }}',
+	description:
+		"Send once per key (kept a day): a send with a key already used, by a retried or re-run execution, sends nothing more and returns the first message. Make it from what the message is for: a bot's reply from the WDM Trigger event's ID (the same in every delivery of the event), a bulk send's message from the campaign and the contact.",
+	// n8n's `send` routing puts a value in the body or the query only: a header goes through `request`.
+	routing: { request: { headers: { 'Idempotency-Key': '={{ $value }}' } } },
+};
+
 /** The Options collection of a send operation: its own optional fields, then the common ones it takes. */
 export function sendOptions(own: INodeProperties[], common: CommonField[]): INodeProperties {
 	return {
@@ -157,6 +173,6 @@ export function sendOptions(own: INodeProperties[], common: CommonField[]): INod
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [...own, ...common.map((name) => COMMON[name])].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...own, ...common.map((name) => COMMON[name]), idempotencyKey].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }

@@ -10,8 +10,12 @@ export const BOT_WORKFLOW = 'wdmE2eBurstBot01';
 export const BULK_WORKFLOW = 'wdmE2eBurstBulk1';
 export const BULK_PATH = 'wdm-burst-bulk';
 
-/** The bot: WDM Trigger on `device` -> a reply to each message, in its chat, that names the message. */
-export function botWorkflow(device: string, user: CredentialRef, instance: CredentialRef, acknowledge: 'onReceived' | 'lastNode') {
+/**
+ * The bot: WDM Trigger on `device` -> a reply to each message, in its chat, that names the message. The
+ * reply's idempotency key is the event's id (`webhook-id`, the same in every delivery): a run that dies
+ * after its reply and runs again (a killed worker's, acknowledged at the end) sends nothing more.
+ */
+export function botWorkflow(device: string, user: CredentialRef, instance: CredentialRef, acknowledge: 'onReceived' | 'lastNode', id = BOT_WORKFLOW) {
 	const trigger = {
 		...node(
 			'WDM Trigger',
@@ -25,10 +29,10 @@ export function botWorkflow(device: string, user: CredentialRef, instance: Crede
 	const reply = node(
 		'Reply',
 		'n8n-nodes-wdm.wdmMessage',
-		{ operation: 'sendText', number: '={{ $json.data.chatid }}', text: '=reply to {{ $json.data.text }}', options: {} },
+		{ operation: 'sendText', number: '={{ $json.data.chatid }}', text: '=reply to {{ $json.data.text }}', options: { idempotencyKey: '=reply-{{ $json.id }}' } },
 		{ wdmInstanceApi: instance },
 	);
-	return { id: BOT_WORKFLOW, name: 'WDM burst bot', active: false, settings: {}, nodes: [trigger, reply], connections: { 'WDM Trigger': link('Reply') } };
+	return { id, name: `WDM burst bot (${device})`, active: false, settings: {}, nodes: [trigger, reply], connections: { 'WDM Trigger': link('Reply') } };
 }
 
 /** A bulk send of `count` texts, started by a Webhook trigger (so that, in queue mode, a worker runs it). */
@@ -80,6 +84,8 @@ export async function burst(server: App, device: string, run: string, count: num
 		outcomes.set(text, [...(outcomes.get(text) ?? []), `${row.last_status ?? '-'} ${row.last_error ?? ''}`.trim()]);
 	};
 	server.services.delivery.attempted.add(record);
+	const deviceId = storedDevice(server.services.store, device)!.id;
+	const replaysBefore = server.services.store.sendKeys.replays(deviceId);
 	const writes = Array.from({ length: count }, (_, i) =>
 		sandbox.post(`/devices/${device}/inbound`, { from: contactOf(run, i), text: burstText(run, i) }, { key: ADMIN_KEY }),
 	);
@@ -97,8 +103,10 @@ export async function burst(server: App, device: string, run: string, count: num
 	const duplicated = [...counted].filter(([, n]) => n > 1).map(([t, n]) => `${t} x${n}`);
 	const retried = [...outcomes].filter(([, list]) => list.length > 1);
 	if (missing.length || duplicated.length || retried.length) console.log(`attempts of events delivered more than once:\n${retried.map(([t, list]) => `${t}: ${list.join(' | ')}`).join('\n')}`);
-	// `redelivered`: events delivered more than once (a run lost with its worker, a late answer).
-	return { missing, duplicated, replies: replies().length, redelivered: retried.length };
+	// `redelivered`: events delivered more than once (a run lost with its worker, a late answer);
+	// `replayed`: replies sent again by a run that ran again, answered by their idempotency key.
+	const replayed = server.services.store.sendKeys.replays(deviceId) - replaysBefore;
+	return { missing, duplicated, replies: replies().length, redelivered: retried.length, replayed };
 }
 
 /** Starts the bulk send through its Webhook trigger at `webhookBase` (`http://host:port/webhook`). */

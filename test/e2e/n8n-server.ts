@@ -94,6 +94,18 @@ export async function n8nServer(dir: string, extensions: string) {
 			}
 		},
 
+		/** kill -9 of n8n and its task runner (the machine lost), then waits for it to exit. */
+		async kill() {
+			const running = child;
+			if (!running) return;
+			child = undefined;
+			const exited = new Promise((resolve) => running.once('exit', resolve));
+			if (running.exitCode === null) {
+				process.kill(-running.pid!, 'SIGKILL');
+				await exited;
+			}
+		},
+
 		/** What n8n printed since the last start (for failure messages). */
 		log: () => log,
 

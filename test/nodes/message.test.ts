@@ -55,6 +55,22 @@ describe('sendText', () => {
 		expect(await stored(json.id as string)).toMatchObject({ id: json.id, text: 'Hello from n8n', chatid: TO_JID });
 	});
 
+	test('Options > Idempotency Key: items (and runs) with the same key send once; each gets that message', async () => {
+		const input = ['order-7', 'order-7', 'order-8'].map((order) => ({ json: { order } }));
+		const params = { operation: 'sendText', number: TO, text: 'keyed from n8n', options: { idempotencyKey: '=n8n-{{ $json.order }}' } };
+		const first = await message(params, { input });
+		expect(first.error).toBeUndefined();
+		const ids = first.items.map((i) => i.json.id);
+		expect(ids[1]).toBe(ids[0]);
+		expect(ids[2]).not.toBe(ids[0]);
+		// The whole run again (a run that died after its sends and was started again): nothing more sent.
+		const again = await message(params, { input });
+		expect(again.items.map((i) => i.json.id)).toEqual(ids);
+		const device = storedDevice(server.services.store, 'shop')!;
+		const rows = server.services.store.db.prepare("SELECT id FROM messages WHERE device_id = ? AND text = 'keyed from n8n'").all(device.id) as Array<{ id: string }>;
+		expect(rows.map((r) => r.id).sort()).toEqual([ids[0], ids[2]].sort());
+	});
+
 	test('Request Options > Batching: each batch of items starts one interval after the one before', async () => {
 		const numbers = ['5511977771001', '5511977771002', '5511977771003', '5511977771004'];
 		const sent = await message(

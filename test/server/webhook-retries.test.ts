@@ -132,7 +132,18 @@ describe('retries', () => {
 		expect(verifySignature(t.secret, receiver.hits[0])).toBe(true);
 	});
 
-	test.each([400, 401, 403, 404, 422])('%i is final: not retried, the row is failed', async (status) => {
+	test('404 (an n8n that is starting has not registered its webhooks yet) is retried until the receiver has the route', async () => {
+		let registered = false;
+		const t = await setup(() => (registered ? 200 : 404));
+		await t.emit();
+		await eventually(() => t.rows()[0]?.attempts >= 2);
+		expect(t.rows()[0]).toMatchObject({ state: 'pending', last_status: 404 });
+		registered = true;
+		await eventually(() => t.rows()[0]?.state === 'delivered');
+		expect(t.receiver.delivered).toHaveLength(1);
+	});
+
+	test.each([400, 401, 403, 422])('%i is final: not retried, the row is failed', async (status) => {
 		const t = await setup(() => status);
 		await t.emit();
 		await eventually(() => t.rows()[0]?.state === 'failed');

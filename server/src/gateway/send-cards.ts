@@ -5,6 +5,7 @@ import { httpUrl, nonEmpty, recipient } from '../http/schema';
 import { parseUser } from '../network/jid';
 import { pickCommon, sendMessage } from './sending';
 import { messageAnswer } from './views';
+import { idempotent } from './idempotency';
 
 /** The common fields /send/contact, /send/location and /send/location-button list. */
 const CARD_COMMON = pickCommon('replyid', 'mentions', 'delay', 'readchat', 'readmessages', 'forward', 'track_source', 'track_id', 'async');
@@ -71,6 +72,7 @@ export const sendCardRoutes: Route[] = [
 		method: 'POST',
 		path: '/wdm/v1/send/contact',
 		auth: 'instance',
+		...idempotent,
 		summary: 'Send a contact card (vCard) with one or more phone numbers',
 		body: z.strictObject({
 			number: recipient,
@@ -106,6 +108,7 @@ export const sendCardRoutes: Route[] = [
 		method: 'POST',
 		path: '/wdm/v1/send/location',
 		auth: 'instance',
+		...idempotent,
 		summary: 'Send a location: latitude and longitude, with an optional place name and address',
 		body: z.strictObject({
 			number: recipient,
@@ -130,6 +133,7 @@ export const sendCardRoutes: Route[] = [
 		method: 'POST',
 		path: '/wdm/v1/send/location-button',
 		auth: 'instance',
+		...idempotent,
 		summary: "Send a text with a button that asks for the recipient's location",
 		body: z.strictObject({ number: recipient, text: z.string().min(1), ...CARD_COMMON }),
 		answer: messageAnswer,

@@ -7,6 +7,7 @@ import { playAs } from '../network/owners';
 import type { DeviceRow, MessageRow } from '../store/types';
 import { commonFields, fillPlaceholders, pickCommon, sendMessage } from './sending';
 import { messageAnswer } from './views';
+import { idempotent } from './idempotency';
 import {
 	BUTTON_TYPES,
 	BUTTON_VALUE,
@@ -83,6 +84,7 @@ export const menuRoutes = [
 		method: 'POST',
 		path: '/wdm/v1/send/menu',
 		auth: 'instance',
+		...idempotent,
 		summary: 'Send an interactive menu: reply buttons, a list or a poll',
 		body: z.strictObject({
 			number: recipient,
@@ -131,6 +133,7 @@ export const menuRoutes = [
 		method: 'POST',
 		path: '/wdm/v1/send/carousel',
 		auth: 'instance',
+		...idempotent,
 		summary: 'Send a carousel of cards, each with an image, a text and buttons',
 		body: z.strictObject({
 			number: recipient,

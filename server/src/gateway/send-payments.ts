@@ -5,6 +5,7 @@ import { httpUrl, nonEmpty, recipient } from '../http/schema';
 import { loadMedia } from '../media/load';
 import { pickCommon, recipientOf, sendMessage } from './sending';
 import { messageAnswer } from './views';
+import { idempotent } from './idempotency';
 
 /** The common fields /send/request-payment and /send/pix-button list (no `forward`). */
 const PAYMENT_COMMON = pickCommon('replyid', 'mentions', 'delay', 'readchat', 'readmessages', 'track_source', 'track_id', 'async');
@@ -99,6 +100,7 @@ export const paymentRoutes: Route[] = [
 		method: 'POST',
 		path: '/wdm/v1/send/request-payment',
 		auth: 'instance',
+		...idempotent,
 		summary: 'Send a payment request: an amount, payable by instant-payment key, bank slip or payment link',
 		body: z.strictObject({
 			number: recipient,
@@ -165,6 +167,7 @@ export const paymentRoutes: Route[] = [
 		method: 'POST',
 		path: '/wdm/v1/send/pix-button',
 		auth: 'instance',
+		...idempotent,
 		summary: 'Send a button that copies an instant-payment (Pix) key',
 		body: z.strictObject({
 			number: recipient,

@@ -5,6 +5,7 @@ import { type Address, STATUS_JID } from '../network/jid';
 import { loadMediaFor, mimetypeField } from './send';
 import { pickCommon, sendMessage } from './sending';
 import { messageAnswer } from './views';
+import { idempotent } from './idempotency';
 
 const STATUS_TYPES = ['text', 'image', 'video', 'audio', 'myaudio', 'ptt'] as const;
 
@@ -25,6 +26,7 @@ export const statusRoutes: Route[] = [
 		path: '/wdm/v1/send/status',
 		media: true,
 		auth: 'instance',
+		...idempotent,
 		summary: 'Publish a status (text, image, video or audio) of the device',
 		body: z.strictObject({
 			type: z.enum(STATUS_TYPES),

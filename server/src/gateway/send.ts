@@ -6,6 +6,7 @@ import { loadMedia, type Media } from '../media/load';
 import type { Services } from '../services';
 import { commonFields, fillPlaceholders, recipientOf, sendMessage } from './sending';
 import { messageAnswer } from './views';
+import { idempotent } from './idempotency';
 
 const MEDIA_TYPES = ['image', 'video', 'document', 'audio', 'myaudio', 'ptt', 'ptv', 'sticker'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
@@ -50,6 +51,7 @@ export const sendRoutes = [
 		method: 'POST',
 		path: '/wdm/v1/send/text',
 		auth: 'instance',
+		...idempotent,
 		summary: 'Send a text message, with an optional link preview',
 		body: z.strictObject({
 			number: recipient,
@@ -89,6 +91,7 @@ export const sendRoutes = [
 		path: '/wdm/v1/send/media',
 		media: true,
 		auth: 'instance',
+		...idempotent,
 		summary: 'Send an image, video, document, audio, voice note or sticker',
 		body: z.strictObject({
 			number: recipient,

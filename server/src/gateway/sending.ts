@@ -3,6 +3,7 @@ import type { RouteContext } from '../http/route';
 import type { Draft } from '../network/messaging';
 import { badRequest, networkFailure } from '../http/errors';
 import { type Address, parseAddress, STATUS_JID } from '../network/jid';
+import { earlierSend, sendKeyOf, sendOnce } from './idempotency';
 import { messageView } from './views';
 
 /** The common fields of the send routes (spec: "Common fields"); each route picks the ones it lists. */
@@ -61,6 +62,11 @@ export async function sendMessage(
 	message: Omit<Draft, 'to' | 'quoted' | 'mentions' | 'forwarded' | 'track_source' | 'track_id' | 'readchat' | 'readmessages'>,
 ) {
 	const { services } = ctx;
+	const sendKey = sendKeyOf(ctx);
+	// A repeat is answered before anything shows (typing) or waits (delay); the check in the sending
+	// transaction below is the one that holds against a repeat sent at the same time.
+	const earlier = sendKey && earlierSend(services.store, ctx.device.id, sendKey);
+	if (earlier) return answer(ctx, { row: earlier, replayed: true });
 	// Field by field: an object spread here builds a slow object, a cost on every send.
 	const draft: Draft = {
 		type: message.type,
@@ -81,10 +87,13 @@ export async function sendMessage(
 	// Nobody watches a status being typed: the status feed is not a conversation.
 	const showPresence = delay > 0 && draft.to.jid !== STATUS_JID;
 	if (common.async) {
-		const row = services.messaging.enqueue(ctx.device, draft, Date.now() + delay);
-		if (showPresence) services.presence.set(ctx.device, draft.to.jid, presence, delay);
-		services.sendQueue.worker.wake();
-		return messageView(row, services.baseUrl);
+		const enqueue = () => services.messaging.enqueue(ctx.device, draft, Date.now() + delay);
+		const queued = sendKey ? services.store.tx(() => sendOnce(services.store, ctx.device.id, sendKey, enqueue)) : { row: enqueue(), replayed: false };
+		if (!queued.replayed) {
+			if (showPresence) services.presence.set(ctx.device, draft.to.jid, presence, delay);
+			services.sendQueue.worker.wake();
+		}
+		return answer(ctx, queued);
 	}
 	if (delay > 0) {
 		services.messaging.check(ctx.device, draft.to);
@@ -96,10 +105,18 @@ export async function sendMessage(
 	// The device may have been logged out, or deleted, while the request waited. It is read again in the
 	// sending transaction: a read on its own would open (and pay for) a database transaction of its own.
 	// The transaction is shared with the sends of the same event-loop turn; the answer waits for its commit.
-	const sent = await services.store.txShared(() => {
-		const device = services.store.devices.byId(ctx.device.id);
-		if (!device) throw networkFailure(`device '${ctx.device.name}' was deleted before the message went out`);
-		return services.messaging.send(device, draft);
-	});
-	return messageView(sent, services.baseUrl);
+	const sent = await services.store.txShared(() =>
+		sendOnce(services.store, ctx.device.id, sendKey, () => {
+			const device = services.store.devices.byId(ctx.device.id);
+			if (!device) throw networkFailure(`device '${ctx.device.name}' was deleted before the message went out`);
+			return services.messaging.send(device, draft);
+		}),
+	);
+	return answer(ctx, sent);
+}
+
+/** A send's answer: its message; a repeat's is marked (`Idempotent-Replayed`, Stripe's header). */
+function answer(ctx: RouteContext<unknown, unknown, unknown>, { row, replayed }: ReturnType<typeof sendOnce>) {
+	if (replayed) ctx.reply.header('Idempotent-Replayed', 'true');
+	return messageView(row, ctx.services.baseUrl);
 }

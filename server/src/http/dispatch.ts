@@ -106,6 +106,7 @@ export async function callRoute(route: Route, services: Services, request: Fasti
 		params: parse(route.params, request.params, 'path', gateway),
 		query: parse(route.query, request.query, 'query', gateway),
 		body: parse(route.body, gateway ? request.body : namedFields(route, request.body), 'body', gateway),
+		headers: parse(route.headers, request.headers, 'header', gateway),
 		user,
 		device,
 		siteUser,

@@ -59,14 +59,15 @@ function parameters(r: Route, id: string, components: Record<string, JsonSchema>
 		const pattern = r.patterns?.[name];
 		out.push({ name, in: 'path', required: true, schema: pattern ? { ...declared, pattern: `^(?:${pattern})$` } : declared });
 	}
-	if (r.query) {
-		const query = embed(contractJson(r.query), id, components);
-		for (const [name, schema] of Object.entries(query.properties ?? {})) {
-			const { description, ...rest } = schema;
+	for (const [where, schema] of [['query', r.query], ['header', r.headers]] as const) {
+		if (!schema) continue;
+		const json = embed(contractJson(schema), id, components);
+		for (const [name, property] of Object.entries(json.properties ?? {})) {
+			const { description, ...rest } = property;
 			out.push({
 				name,
-				in: 'query',
-				required: query.required?.includes(name) ?? false,
+				in: where,
+				required: json.required?.includes(name) ?? false,
 				...(typeof description === 'string' ? { description } : {}),
 				schema: rest,
 			});

@@ -18,10 +18,12 @@ export type SuccessStatus = 200 | 201 | 202 | 204 | 207;
  */
 export type AuthScheme = 'none' | 'user' | 'instance' | 'site';
 
-export interface RouteContext<P, Q, B> {
+export interface RouteContext<P, Q, B, H = unknown> {
 	params: P;
 	query: Q;
 	body: B;
+	/** The request headers the route declares (lower-case names), validated. */
+	headers: H;
 	/** Set for `user` routes. */
 	user: UserRow;
 	/** Set for `instance` routes. */
@@ -81,6 +83,7 @@ export interface RouteDef<
 	Q extends ZodType | undefined,
 	B extends ZodType | undefined,
 	A extends ZodType | undefined = undefined,
+	H extends ZodType | undefined = undefined,
 > {
 	method: Method;
 	/** REST route as the spec writes it, e.g. `/wdm/v1/devices/{name}`. */
@@ -96,6 +99,8 @@ export interface RouteDef<
 	patterns?: Record<string, string>;
 	query?: Q;
 	body?: B;
+	/** Request headers the route reads (an object schema, lower-case names): validated and published like the query. */
+	headers?: H;
 	/**
 	 * Whether `POST /batch/v1` may run this route as one of its requests (WordPress's `allow_batch`):
 	 * the posts and pages collections and items.
@@ -146,7 +151,7 @@ export interface RouteDef<
 	 */
 	errors?: number[];
 	/** Returns the `data` of the envelope; a route that answers by itself returns the reply. */
-	handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>>) => Answer<A>;
+	handler: (ctx: RouteContext<Infer<P>, Infer<Q>, Infer<B>, Infer<H>>) => Answer<A>;
 }
 
 /**
@@ -155,7 +160,7 @@ export interface RouteDef<
  */
 export type AnswerCheck = (answer: { route: Route; request: FastifyRequest; status: number; contentType: string | undefined; payload: unknown }) => string | undefined;
 
-export type Route = RouteDef<ZodType | undefined, ZodType | undefined, ZodType | undefined, ZodType | undefined>;
+export type Route = RouteDef<ZodType | undefined, ZodType | undefined, ZodType | undefined, ZodType | undefined, ZodType | undefined>;
 
 /** Declares a route with its schemas; the handler's arguments are typed from them. */
 export function route<
@@ -163,7 +168,8 @@ export function route<
 	Q extends ZodType | undefined = undefined,
 	B extends ZodType | undefined = undefined,
 	A extends ZodType | undefined = undefined,
->(def: RouteDef<P, Q, B, A>): Route {
+	H extends ZodType | undefined = undefined,
+>(def: RouteDef<P, Q, B, A, H>): Route {
 	return def as unknown as Route;
 }
 

@@ -58,6 +58,14 @@ export function serveObservability(app: FastifyInstance, services: Services) {
 		collect: count("SELECT count(*) AS n FROM messages WHERE status = 'queued'"),
 	});
 	new Gauge({
+		name: 'wdm_send_replays',
+		help: 'Sends answered with the message an earlier send with the same Idempotency-Key made (keys of the last day)',
+		registers: [registry],
+		collect() {
+			this.set(services.store.sendKeys.replays());
+		},
+	});
+	new Gauge({
 		name: 'wdm_webhook_outbox_backlog',
 		help: 'Webhook events waiting for delivery (first attempt or a retry)',
 		registers: [registry],

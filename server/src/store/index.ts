@@ -13,6 +13,7 @@ import { MetaRepo } from './meta';
 import { NumbersRepo } from './numbers';
 import { ObjectsRepo } from './objects';
 import { ProxiesRepo } from './proxies';
+import { SendKeysRepo } from './send-keys';
 import { UsersRepo } from './users';
 import { OutboxRepo, WebhooksRepo } from './webhooks';
 
@@ -38,6 +39,7 @@ export class Store {
 	readonly outbox: OutboxRepo;
 	readonly labels: LabelsRepo;
 	readonly proxies: ProxiesRepo;
+	readonly sendKeys: SendKeysRepo;
 	readonly content: ContentRepo;
 	readonly terms: TermsRepo;
 	readonly comments: CommentsRepo;
@@ -68,6 +70,7 @@ export class Store {
 		this.outbox = new OutboxRepo(db);
 		this.labels = new LabelsRepo(db);
 		this.proxies = new ProxiesRepo(db);
+		this.sendKeys = new SendKeysRepo(db);
 		this.content = new ContentRepo(db);
 		this.terms = new TermsRepo(db);
 		this.comments = new CommentsRepo(db);

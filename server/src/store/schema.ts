@@ -463,4 +463,20 @@ export const migrations: string[] = [
 	CREATE INDEX messages_device_time ON messages(device_id, timestamp);
 	CREATE INDEX messages_device_chat ON messages(device_id, chatid, timestamp);
 	`,
+	// Idempotency keys of sends (issue 28: a run that dies after its send and runs again must not send
+	// twice): the key a device's send was made with, the request it was made for, and the message it made.
+	// Written in the send's own transaction, so a key and its message land together or not at all.
+	`
+	CREATE TABLE send_keys (
+		device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+		key TEXT NOT NULL,
+		fingerprint TEXT NOT NULL,
+		message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+		created_at INTEGER NOT NULL,
+		replays INTEGER NOT NULL DEFAULT 0,
+		PRIMARY KEY (device_id, key)
+	) WITHOUT ROWID;
+	CREATE INDEX send_keys_message ON send_keys(message_id);
+	CREATE INDEX send_keys_created ON send_keys(created_at);
+	`,
 ];

@@ -8,8 +8,12 @@ import { isExpired } from './events';
 import { Pacing, retryAfterMs } from './pacing';
 import { sign } from './signing';
 
-/** 4xx answers that mean "try again later"; any other 4xx is final. */
-const RETRYABLE_4XX = new Set([408, 429]);
+/**
+ * 4xx answers that mean "try again later"; any other 4xx is final. 404 is one: n8n answers it while it
+ * starts, for every webhook, until it has registered its active workflows' (a restarted n8n lost the
+ * events of its first seconds, issue 28); a URL that stays unknown fails after `--webhook-max-attempts`.
+ */
+const RETRYABLE_4XX = new Set([404, 408, 429]);
 
 /** Answers that say the receiver is overloaded (its pacing slows down). */
 const OVERLOADED = new Set([429, 502, 503, 504]);
