@@ -25,8 +25,8 @@ interface Hit {
 	concurrent: number;
 }
 
-/** A receiver whose answer to each request is decided by `answer` (status, headers, after a delay). */
-async function receiver(answer: (hit: Hit, n: number) => Promise<{ status: number; headers?: Record<string, string>; delayMs?: number }>) {
+/** A receiver whose answer to each request is decided by `answer` (status, headers, after a delay; or a broken connection). */
+async function receiver(answer: (hit: Hit, n: number) => Promise<{ status?: number; headers?: Record<string, string>; delayMs?: number; destroy?: boolean }>) {
 	const hits: Hit[] = [];
 	const perId = new Map<string, number>();
 	let open = 0;
@@ -38,10 +38,11 @@ async function receiver(answer: (hit: Hit, n: number) => Promise<{ status: numbe
 			const hit = { id, timestamp: Number(req.headers['webhook-timestamp']), at: Date.now(), concurrent: open };
 			hits.push(hit);
 			perId.set(id, (perId.get(id) ?? 0) + 1);
-			const { status, headers = {}, delayMs = 0 } = await answer(hit, perId.get(id)!);
+			const { status = 200, headers = {}, delayMs = 0, destroy = false } = await answer(hit, perId.get(id)!);
 			await new Promise((r) => setTimeout(r, delayMs));
 			open--;
-			res.writeHead(status, headers).end();
+			if (destroy) req.socket.destroy();
+			else res.writeHead(status, headers).end();
 		});
 	});
 	receivers.push(server);
@@ -172,7 +173,7 @@ describe('claims', () => {
 		expect(claims).toEqual([true, false]);
 	});
 
-	test("a late claim (made after its attempt was given up) stands against the next attempt's", async () => {
+	test("a late claim (made after its attempt was given up) is refused; the next attempt's runs", async () => {
 		const at: { t?: Awaited<ReturnType<typeof setup>> } = {};
 		const claims: boolean[] = [];
 		const r = await receiver(async (hit, n) => {
@@ -187,7 +188,28 @@ describe('claims', () => {
 		// The next attempt comes 0.5 to 1 s after the first timed out, after its late claim.
 		const t = (at.t = await setup(r.url, { webhookTimeoutMs: 300, webhookBackoffMs: 1000, webhookMaxBackoffMs: 1000 }));
 		await t.emit();
-		await eventually(() => t.rows().every((row) => row.state === 'delivered'), 10_000);
-		expect(claims).toEqual([true, false]);
+		await eventually(() => t.rows().every((row) => row.state === 'delivered') && claims.length === 2, 10_000);
+		// The late run does not start (it would run beside the redelivery's); the redelivery's does.
+		expect(claims).toEqual([false, true]);
+	});
+
+	test('a claim that reaches the server after its attempt broke (the receiver died) is refused; the redelivery runs', async () => {
+		const at: { t?: Awaited<ReturnType<typeof setup>> } = {};
+		const claims: boolean[] = [];
+		const r = await receiver(async (hit, n) => {
+			if (n === 1) {
+				// The process dies as it claims: its connection breaks first, its claim arrives after.
+				setTimeout(async () => claims.push((await at.t!.claim({ event: hit.id, timestamp: hit.timestamp, releaseOnFailure: true })).body.data.claimed), 200);
+				return { destroy: true };
+			}
+			claims.push((await at.t!.claim({ event: hit.id, timestamp: hit.timestamp, releaseOnFailure: true })).body.data.claimed);
+			return { status: 200 };
+		});
+		// Retries within the same second: each attempt still has its own timestamp.
+		const t = (at.t = await setup(r.url, { webhookBackoffMs: 400, webhookMaxBackoffMs: 400 }));
+		await t.emit();
+		await eventually(() => t.rows().every((row) => row.state === 'delivered') && claims.length === 2, 10_000);
+		expect(claims).toEqual([false, true]);
+		expect(r.hits[1].timestamp).toBeGreaterThan(r.hits[0].timestamp);
 	});
 });

@@ -150,7 +150,7 @@ export class WebhookDelivery {
 			});
 			return undefined;
 		}
-		const timestamp = Math.floor(Date.now() / 1000);
+		const timestamp = this.claims.timestampFor(sub.id, row.event_id);
 		let status: number | null = null;
 		let error: string | null = null;
 		let retryAfter: number | undefined;
