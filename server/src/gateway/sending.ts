@@ -105,12 +105,15 @@ export async function sendMessage(
 	// The device may have been logged out, or deleted, while the request waited. It is read again in the
 	// sending transaction: a read on its own would open (and pay for) a database transaction of its own.
 	// The transaction is shared with the sends of the same event-loop turn; the answer waits for its commit.
-	const sent = await services.store.txShared(() =>
-		sendOnce(services.store, ctx.device.id, sendKey, () => {
-			const device = services.store.devices.byId(ctx.device.id);
-			if (!device) throw networkFailure(`device '${ctx.device.name}' was deleted before the message went out`);
-			return services.messaging.send(device, draft);
-		}),
+	// A send refuses (a deleted device, the network's refusals, a bad replyid, a reused key) before it writes.
+	const sent = await services.store.txShared(
+		() =>
+			sendOnce(services.store, ctx.device.id, sendKey, () => {
+				const device = services.store.devices.byId(ctx.device.id);
+				if (!device) throw networkFailure(`device '${ctx.device.name}' was deleted before the message went out`);
+				return services.messaging.send(device, draft);
+			}),
+		{ refusesBeforeWriting: true },
 	);
 	return answer(ctx, sent);
 }

@@ -67,6 +67,10 @@ type Parsed = { success: true; data: unknown } | { success: false; error: ZodErr
  */
 export function safeParse(schema: ZodType, value: unknown): Parsed {
 	try {
+		// Without the error map first: zod's compiled fast path for objects takes only a plain context, and a
+		// value that passes needs no messages (this halves a send's validation). A failure is parsed again for them.
+		const passed = schema.safeParse(value);
+		if (passed.success) return passed;
 		const result = schema.safeParse(value, builtInIssues);
 		return result.success ? result : { success: false, error: result.error, input: value };
 	} catch (error) {

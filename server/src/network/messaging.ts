@@ -122,11 +122,13 @@ export class Messaging {
 	/**
 	 * Sends now: stored as `sent`, delivered to the other side, confirmed by a receipt shortly after.
 	 * Runs in the caller's transaction (the send routes' shared one), which also holds the check's reads.
+	 * Every refusal (the network's, a bad replyid) comes before the first write (`Store.txShared`).
 	 */
 	send(device: DeviceRow, draft: Draft): MessageRow {
 		this.check(device, draft.to);
+		const row = this.build(device, draft, 'sent');
 		this.claim(device, draft.to);
-		return this.transmit(device, this.store.messages.insert(this.build(device, draft, 'sent')), draft);
+		return this.transmit(device, this.store.messages.insert(row), draft);
 	}
 
 	/** Accepts a message for the send queue; `SendQueue` hands it to `dispatch` at `sendAt`. */
