@@ -54,7 +54,7 @@ export async function n8nServer(dir: string, extensions: string) {
 				N8N_LISTEN_ADDRESS: '127.0.0.1',
 				N8N_WEBHOOK_URL: `${url}/`, // the base of resume URLs ($execution.resumeUrl) and webhook URLs
 				WEBHOOK_URL: `${url}/`, // the same, by its n8n 1.x name
-				N8N_LOG_LEVEL: 'info',
+				N8N_LOG_LEVEL: process.env.WDM_N8N_LOG_LEVEL ?? 'info', // debug: every webhook call in n8n.log()
 				// Activate the published workflows before the ready line, not later from the publication outbox.
 				N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false',
 			});

@@ -16,10 +16,10 @@ export interface Hit {
 
 /**
  * What a receiver does with a request: answer a status, `hang` (never answer), `destroy` the
- * socket, `trickle` (send 200 headers, then a byte every 50 ms for 5 s), or wait for a promise
- * first. `n` counts the hits on the same `webhook-id` from 1.
+ * socket, `trickle` (send 200 headers, then a byte every 50 ms for 5 s), `starting` (n8n's 200 to any
+ * request while it starts), or wait for a promise first. `n` counts the hits on the same `webhook-id` from 1.
  */
-export type Action = number | 'hang' | 'destroy' | 'trickle';
+export type Action = number | 'hang' | 'destroy' | 'trickle' | 'starting';
 export type Behaviour = (hit: Hit, n: number) => Action | Promise<Action>;
 
 export interface Receiver {
@@ -90,6 +90,7 @@ export async function startReceiver(respond: Behaviour = () => 200, port = 0): P
 				hanging.add(res);
 				return;
 			}
+			if (action === 'starting') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('n8n is starting up. Please wait');
 			if (action >= 200 && action < 300) receiver.delivered.push(hit);
 			res.writeHead(action, { 'content-type': 'text/plain' }).end(String(action));
 		});

@@ -143,6 +143,15 @@ describe('retries', () => {
 		expect(t.receiver.delivered).toHaveLength(1);
 	});
 
+	test("n8n's 200 while it starts (\"n8n is starting up. Please wait\") is no delivery: retried", async () => {
+		const t = await setup((_hit, n) => (n <= 2 ? 'starting' : 200));
+		await t.emit();
+		await eventually(() => t.rows()[0]?.state === 'delivered');
+		expect(t.rows()[0]).toMatchObject({ attempts: 3, last_status: 200 });
+		expect(t.receiver.hits).toHaveLength(3);
+		expect(t.receiver.delivered).toHaveLength(1);
+	});
+
 	test.each([400, 401, 403, 422])('%i is final: not retried, the row is failed', async (status) => {
 		const t = await setup(() => status);
 		await t.emit();

@@ -134,9 +134,10 @@ export class Outbound {
 	 * A POST whose connection is kept for the next one to the same origin (webhook deliveries: thousands a
 	 * second to one receiver, where a connection per request was most of the cost). Every connection the
 	 * pool opens passes the same checks as `fetch`'s (see `guardedConnector`), so reusing it is safe.
-	 * Redirects are answered as they are; only the status and headers of the answer are kept.
+	 * Redirects are answered as they are; the status, the headers and the start of the body (`head`, up to
+	 * 64 bytes) are kept.
 	 */
-	async post(url: string, options: PostOptions): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+	async post(url: string, options: PostOptions): Promise<{ status: number; headers: IncomingHttpHeaders; head: string }> {
 		const signal = AbortSignal.timeout(options.timeoutMs);
 		try {
 			const res = await request(url, {
@@ -150,11 +151,13 @@ export class Outbound {
 			// request; past it, leaving the loop destroys the body and closes the connection. A body cut
 			// short (or out of time) fails the request, as `fetch` does.
 			let size = 0;
+			let head = '';
 			for await (const chunk of res.body as AsyncIterable<Buffer>) {
+				if (size === 0) head = chunk.subarray(0, 64).toString('utf8');
 				size += chunk.length;
 				if (size >= options.maxBytes) break;
 			}
-			return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders };
+			return { status: res.statusCode, headers: res.headers as IncomingHttpHeaders, head };
 		} catch (error) {
 			if (error instanceof OutboundError) throw error;
 			throw new OutboundError(signal.aborted ? 'timeout' : 'failed');

@@ -9,6 +9,13 @@ import { Pacing, retryAfterMs } from './pacing';
 import { sign } from './signing';
 
 /**
+ * What n8n answers, with a 200, to every request while it starts (its database connected, not yet
+ * migrated), webhooks included: nothing was received. Taken as a 503, so the event comes again (a
+ * restarted n8n lost the events that reached it in that second, issue 28).
+ */
+const N8N_STARTING = 'n8n is starting up. Please wait';
+
+/**
  * 4xx answers that mean "try again later"; any other 4xx is final. 404 is one: n8n answers it while it
  * starts, for every webhook, until it has registered its active workflows' (a restarted n8n lost the
  * events of its first seconds, issue 28); a URL that stays unknown fails after `--webhook-max-attempts`.
@@ -168,6 +175,10 @@ export class WebhookDelivery {
 				maxBytes: ANSWER_BYTES,
 			});
 			status = res.status;
+			if (status === 200 && res.head.startsWith(N8N_STARTING)) {
+				status = 503;
+				error = `HTTP 200 "${N8N_STARTING}": not received`;
+			}
 			if (PAUSE.has(status)) retryAfter = retryAfterMs(res.headers['retry-after']);
 		} catch (e) {
 			// A refused (private) target is retried like a network failure: its name may resolve elsewhere later.
