@@ -86,7 +86,7 @@ test(`a burst of ${BURST} with n8n killed (kill -9) and started again while it r
 			// Killed once some replies went out, so that runs are under way (some past their reply).
 			const replied = () => sentTexts(server, 'burst-bot-2').length;
 			await eventually(() => replied() >= Math.ceil(BURST / 4), 5 * 60_000, 10);
-			await n8n.kill();
+			await n8n.stop('SIGKILL');
 			repliedBefore = replied();
 			await n8n.start();
 		},

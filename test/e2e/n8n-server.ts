@@ -80,29 +80,20 @@ export async function n8nServer(dir: string, extensions: string) {
 			});
 		},
 
-		/** Stops n8n as a shutdown would (SIGTERM: waiting executions stay in the database), then waits for it to exit. */
-		async stop() {
+		/**
+		 * Stops n8n as a shutdown would (SIGTERM: waiting executions stay in the database; SIGKILL after 45 s),
+		 * or with `SIGKILL` at once (kill -9: the machine lost), then waits for it and its task runner to exit.
+		 */
+		async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') {
 			const running = child;
 			if (!running) return;
 			child = undefined;
 			const exited = new Promise((resolve) => running.once('exit', resolve));
 			if (running.exitCode === null) {
-				process.kill(-running.pid!, 'SIGTERM');
+				process.kill(-running.pid!, signal);
 				const kill = setTimeout(() => process.kill(-running.pid!, 'SIGKILL'), 45_000);
 				await exited;
 				clearTimeout(kill);
-			}
-		},
-
-		/** kill -9 of n8n and its task runner (the machine lost), then waits for it to exit. */
-		async kill() {
-			const running = child;
-			if (!running) return;
-			child = undefined;
-			const exited = new Promise((resolve) => running.once('exit', resolve));
-			if (running.exitCode === null) {
-				process.kill(-running.pid!, 'SIGKILL');
-				await exited;
 			}
 		},
 
