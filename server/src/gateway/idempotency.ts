@@ -43,7 +43,7 @@ export function sendKeyOf(ctx: RouteContext<unknown, unknown, unknown>): SendKey
 	const key = (ctx.headers as { 'idempotency-key'?: string } | undefined)?.['idempotency-key'];
 	if (key === undefined) return undefined;
 	const { method, url, body } = ctx.request;
-	const fingerprint = crypto.createHash('sha256').update(`${method} ${url.split('?')[0]}\n${JSON.stringify(body ?? null)}`).digest('base64url');
+	const fingerprint = crypto.hash('sha256', `${method} ${url.split('?')[0]}\n${JSON.stringify(body ?? null)}`, 'base64url');
 	return { key, fingerprint };
 }
 
