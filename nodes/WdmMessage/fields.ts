@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import { pairsToObject } from '../shared/gateway';
 import { picker } from '../shared/pickers';
 
@@ -149,6 +149,12 @@ export const ALL_COMMON: CommonField[] = Object.keys(COMMON);
 /** The common fields but those named: most send routes list all but one or two of them. */
 export const commonExcept = (...names: CommonField[]): CommonField[] => ALL_COMMON.filter((name) => !names.includes(name));
 
+/** The `Idempotency-Key` header from Options > Idempotency Key, when it is set. */
+async function idempotencyHeader(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const key = this.getNodeParameter('options.idempotencyKey', '') as string;
+	return key ? { ...options, headers: { ...options.headers, 'Idempotency-Key': key } } : options;
+}
+
 /**
  * Every send route takes an `Idempotency-Key` header: a run that sends again what it already sent (n8n
  * running it again after its worker died, a retry) sends nothing more and gets the first message back.
@@ -161,8 +167,9 @@ const idempotencyKey: INodeProperties = {
 	placeholder: 'e.g. newsletter-2026-11-{{ $json.phone }}',
 	description:
 		"Send once per key (kept a day): a send with a key already used, by a retried or re-run execution, sends nothing more and returns the first message. Make it from what the message is for: a bot's reply from the WDM Trigger event's ID (the same in every delivery of the event), a bulk send's message from the campaign and the contact.",
-	// n8n's `send` routing puts a value in the body or the query only: a header goes through `request`.
-	routing: { request: { headers: { 'Idempotency-Key': '={{ $value }}' } } },
+	// A header, by a preSend: n8n's `send` routing reaches the body and the query only, and a `request`
+	// routing would take the send off the bulk path (shared/direct.ts runs preSends, not `request`).
+	routing: { send: { preSend: [idempotencyHeader] } },
 };
 
 /** The Options collection of a send operation: its own optional fields, then the common ones it takes. */
