@@ -4,7 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../../server/src/app';
 import type { ConfigInput } from '../../server/src/config';
-import { ADMIN_KEY, connectedDevice, eventually, expectError, startGateway } from '../helpers/server';
+import { CLAIM_TTL_MS } from '../../server/src/webhooks/claims';
+import { ADMIN_KEY, client, connectedDevice, eventually, expectError, startGateway, tempDataDir } from '../helpers/server';
 
 const key = ADMIN_KEY;
 const servers: App[] = [];
@@ -211,5 +212,39 @@ describe('claims', () => {
 		await eventually(() => t.rows().every((row) => row.state === 'delivered') && claims.length === 2, 10_000);
 		expect(claims).toEqual([false, true]);
 		expect(r.hits[1].timestamp).toBeGreaterThan(r.hits[0].timestamp);
+	});
+
+	test("a restart of the server keeps the claims and the failed attempts; a deleted subscription's go with it", async () => {
+		const r = await receiver(async () => ({ status: 500 }));
+		const data = tempDataDir();
+		const t = await setup(r.url, { data, webhookMaxAttempts: 1 });
+		expect((await t.claim({ event: 'evt_kept', timestamp: 100 })).body.data.claimed).toBe(true);
+		// An event whose one attempt failed (500), and no claim for it.
+		await t.emit();
+		await eventually(() => t.rows().every((row) => row.state === 'failed'));
+		const [failed] = r.hits;
+		await t.server.close();
+		const { server } = await startGateway({ data });
+		servers.push(server);
+		const claim = (body: object) => client(server.url).post(`/devices/${t.device.name}/webhook/claim`, { subscription: t.id, ...body }, { key });
+		expect((await claim({ event: 'evt_kept', timestamp: 101 })).body.data.claimed).toBe(false);
+		// The failed attempt's run claims late: refused, as before the restart; a later attempt's claim wins.
+		expect((await claim({ event: failed.id, timestamp: failed.timestamp })).body.data.claimed).toBe(false);
+		expect((await claim({ event: failed.id, timestamp: failed.timestamp + 1 })).body.data.claimed).toBe(true);
+		const kept = () => server.services.store.db.prepare('SELECT count(*) AS n FROM webhook_claims WHERE webhook_id = ?').get(t.id) as { n: number };
+		expect(kept().n).toBe(2);
+		expect((await client(server.url).post(`/devices/${t.device.name}/webhook`, { action: 'delete', id: t.id }, { key })).status).toBe(200);
+		expect(kept().n).toBe(0);
+	});
+
+	test('a claim is kept a day (and up to a minute) after it was last touched, then the event may be claimed again', async () => {
+		const r = await receiver(async () => ({ status: 200 }));
+		const t = await setup(r.url);
+		const claims = t.server.services.delivery.claims;
+		const start = Date.now();
+		expect(claims.claim(t.id, 'evt_day', 100, false, start)).toBe(true);
+		expect(claims.claim(t.id, 'evt_day', 101, false, start + CLAIM_TTL_MS - 1000)).toBe(false);
+		// Expired claims are dropped once a minute at most.
+		expect(claims.claim(t.id, 'evt_day', 102, false, start + CLAIM_TTL_MS + 61_000)).toBe(true);
 	});
 });

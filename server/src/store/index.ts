@@ -14,6 +14,7 @@ import { NumbersRepo } from './numbers';
 import { ObjectsRepo } from './objects';
 import { ProxiesRepo } from './proxies';
 import { SendKeysRepo } from './send-keys';
+import { WebhookClaimsRepo } from './webhook-claims';
 import { UsersRepo } from './users';
 import { OutboxRepo, WebhooksRepo } from './webhooks';
 
@@ -40,6 +41,7 @@ export class Store {
 	readonly labels: LabelsRepo;
 	readonly proxies: ProxiesRepo;
 	readonly sendKeys: SendKeysRepo;
+	readonly webhookClaims: WebhookClaimsRepo;
 	readonly content: ContentRepo;
 	readonly terms: TermsRepo;
 	readonly comments: CommentsRepo;
@@ -71,6 +73,7 @@ export class Store {
 		this.labels = new LabelsRepo(db);
 		this.proxies = new ProxiesRepo(db);
 		this.sendKeys = new SendKeysRepo(db);
+		this.webhookClaims = new WebhookClaimsRepo(db);
 		this.content = new ContentRepo(db);
 		this.terms = new TermsRepo(db);
 		this.comments = new CommentsRepo(db);

@@ -479,4 +479,19 @@ export const migrations: string[] = [
 	CREATE INDEX send_keys_message ON send_keys(message_id);
 	CREATE INDEX send_keys_created ON send_keys(created_at);
 	`,
+	// Claims of delivered events by their receivers (issue 28: one run per event), kept in the store so
+	// that a restart of the server keeps them: per subscription and event, the attempt whose run claimed
+	// it and the latest attempt that failed (webhooks/claims.ts).
+	`
+	CREATE TABLE webhook_claims (
+		webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+		event_id TEXT NOT NULL,
+		claim_ts INTEGER,
+		release_on_failure INTEGER NOT NULL DEFAULT 0,
+		failed_ts INTEGER,
+		at INTEGER NOT NULL,
+		PRIMARY KEY (webhook_id, event_id)
+	) WITHOUT ROWID;
+	CREATE INDEX webhook_claims_at ON webhook_claims(at);
+	`,
 ];

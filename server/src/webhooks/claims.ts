@@ -1,3 +1,5 @@
+import type { Store } from '../store';
+
 /**
  * Claims of delivered events by their receiver (the WDM Trigger), so that an event delivered more than
  * once starts one run: the receiver claims an event's `webhook-id` before it starts a run, and the
@@ -8,27 +10,23 @@
  * or belongs to a process that died (its claim still reached the server after the attempt's connection
  * broke). See docs/decisions.md, "Webhooks: exactly-once runs".
  *
- * Kept in memory: a receiver checks the signature's timestamp (5 minutes of tolerance), so an attempt
- * older than that can never start a run, and a claim need not outlive it by much.
+ * Kept in the store (`webhook_claims`): a restart of the server keeps them, however many events wait.
  */
 
-/** How long a claim is kept after it was made: the signature tolerance (5 min) and a margin. */
-export const CLAIM_TTL_MS = 10 * 60 * 1000;
+/**
+ * How long a claim is kept after it was last touched: longer than an event can be delivered again (12
+ * attempts with backoff up to 15 minutes take under an hour by default), so a late redelivery of an
+ * event whose run started still finds its claim.
+ */
+export const CLAIM_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Events kept at most; past it the oldest go first (an entry is a few dozen bytes). */
-const MAX_EVENTS = 200_000;
-
-interface EventClaims {
-	/** The claim, if one was made: the `webhook-timestamp` of the attempt that carried it. */
-	claim?: { timestamp: number; releaseOnFailure: boolean };
-	/** The timestamps of the attempts recorded as failed. */
-	failed: number[];
-	at: number;
-}
+/** Expired claims are dropped at most this often (one range of an index). */
+const PRUNE_EVERY_MS = 60 * 1000;
 
 export class WebhookClaims {
-	/** By `subscription id + "\n" + event id`, oldest first (Map keeps insertion order). */
-	private events = new Map<string, EventClaims>();
+	private prunedAt = 0;
+
+	constructor(private store: Store) {}
 
 	/**
 	 * The `webhook-timestamp` of an attempt (seconds): now, but later than every failed attempt of the
@@ -37,45 +35,25 @@ export class WebhookClaims {
 	 */
 	timestampFor(subscriptionId: string, eventId: string, now = Date.now()): number {
 		const seconds = Math.floor(now / 1000);
-		const failed = this.events.get(`${subscriptionId}\n${eventId}`)?.failed;
-		return failed?.length ? Math.max(seconds, failed[failed.length - 1] + 1) : seconds;
+		const failed = this.store.webhookClaims.lastFailed(subscriptionId, eventId);
+		return failed === undefined ? seconds : Math.max(seconds, failed + 1);
 	}
 
 	/** Claims an event for a run: true when no claim stands and the attempt that carries it has not failed. */
 	claim(subscriptionId: string, eventId: string, timestamp: number, releaseOnFailure: boolean, now = Date.now()): boolean {
-		this.expire(now);
-		const entry = this.entry(`${subscriptionId}\n${eventId}`, now);
-		if (entry.claim || entry.failed.includes(timestamp)) return false;
-		entry.claim = { timestamp, releaseOnFailure };
-		return true;
+		this.prune(now);
+		return this.store.webhookClaims.claim(subscriptionId, eventId, timestamp, releaseOnFailure, now);
 	}
 
 	/** The attempt sent at `timestamp` failed: a claim it carried that asked for it is released. */
 	failed(subscriptionId: string, eventId: string, timestamp: number, now = Date.now()) {
-		this.expire(now);
-		const entry = this.entry(`${subscriptionId}\n${eventId}`, now);
-		entry.failed.push(timestamp);
-		if (entry.claim?.releaseOnFailure && entry.claim.timestamp === timestamp) entry.claim = undefined;
+		this.prune(now);
+		this.store.webhookClaims.failed(subscriptionId, eventId, timestamp, now);
 	}
 
-	get size() {
-		return this.events.size;
-	}
-
-	private entry(key: string, now: number): EventClaims {
-		let entry = this.events.get(key);
-		if (!entry) {
-			entry = { failed: [], at: now };
-			this.events.set(key, entry);
-			if (this.events.size > MAX_EVENTS) this.events.delete(this.events.keys().next().value!);
-		}
-		return entry;
-	}
-
-	private expire(now: number) {
-		for (const [key, entry] of this.events) {
-			if (now - entry.at < CLAIM_TTL_MS) break;
-			this.events.delete(key);
-		}
+	private prune(now: number) {
+		if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+		this.prunedAt = now;
+		this.store.webhookClaims.prune(now - CLAIM_TTL_MS);
 	}
 }

@@ -72,7 +72,7 @@ export class WebhookDelivery {
 	/** Attempts under way per receiver, and how many it may have (adapts to its answers). */
 	readonly pacing: Pacing;
 	/** Events claimed by their receiver for a run (the WDM Trigger: one run per event). */
-	readonly claims = new WebhookClaims();
+	readonly claims: WebhookClaims;
 	/** The last run left due rows for lack of room (see `nextRunAt`). */
 	private saturated = false;
 	/**
@@ -89,6 +89,7 @@ export class WebhookDelivery {
 	) {
 		// An answer slower than a tenth of the time limit means the receiver queues what it gets.
 		this.pacing = new Pacing(PER_RECEIVER, config.webhookTimeoutMs / 10);
+		this.claims = new WebhookClaims(store);
 		this.worker = new DueWorker(() => this.nextRunAt(), () => this.startDue(), onError);
 	}
 
