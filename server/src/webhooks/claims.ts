@@ -31,11 +31,12 @@ export class WebhookClaims {
 	/**
 	 * The `webhook-timestamp` of an attempt (seconds): now, but later than every failed attempt of the
 	 * event, so that each attempt has its own (retries may come within the same second) and a claim
-	 * names the one attempt that carried it.
+	 * names the one attempt that carried it. `triedBefore`: whether an attempt of the event was recorded
+	 * (a first attempt needs no look into the store).
 	 */
-	timestampFor(subscriptionId: string, eventId: string, now = Date.now()): number {
+	timestampFor(subscriptionId: string, eventId: string, triedBefore: boolean, now = Date.now()): number {
 		const seconds = Math.floor(now / 1000);
-		const failed = this.store.webhookClaims.lastFailed(subscriptionId, eventId);
+		const failed = triedBefore ? this.store.webhookClaims.lastFailed(subscriptionId, eventId) : undefined;
 		return failed === undefined ? seconds : Math.max(seconds, failed + 1);
 	}
 

@@ -158,7 +158,8 @@ export class WebhookDelivery {
 			});
 			return undefined;
 		}
-		const timestamp = this.claims.timestampFor(sub.id, row.event_id);
+		// A Retry-After answer is recorded without counting an attempt: its status says it was tried.
+		const timestamp = this.claims.timestampFor(sub.id, row.event_id, row.attempts > 0 || row.last_status !== null || row.last_error !== null);
 		let status: number | null = null;
 		let error: string | null = null;
 		let retryAfter: number | undefined;
