@@ -8,6 +8,8 @@ export const OGG = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(60, 1)]);
 
 export interface FileServer {
 	url: string;
+	/** The paths requested, in order. */
+	requested: string[];
 	close(): Promise<void>;
 }
 
@@ -16,7 +18,9 @@ export interface FileServer {
  * path (as it arrives, percent-encoded) to its content type and bytes; anything else is a 404.
  */
 export async function serveFiles(files: Record<string, [type: string, body: Buffer]>): Promise<FileServer> {
+	const requested: string[] = [];
 	const server = http.createServer((req, res) => {
+		requested.push(req.url ?? '');
 		const file = files[req.url ?? ''];
 		if (file) return res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
 		res.writeHead(404).end('not here');
@@ -24,6 +28,7 @@ export async function serveFiles(files: Record<string, [type: string, body: Buff
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		requested,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

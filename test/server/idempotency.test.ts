@@ -1,6 +1,7 @@
 import { ADMIN_KEY, client, connectedDevice, expectError, startGateway, startServer, storedDevice, tempDataDir, type Client, type Device } from '../helpers/server';
 import { KEY_TTL_MS } from '../../server/src/gateway/idempotency';
 import type { App } from '../../server/src/app';
+import { PNG, serveFiles } from '../helpers/files';
 
 /**
  * The send routes' `Idempotency-Key` header: one message per key and device, whatever the repeats
@@ -112,6 +113,26 @@ test('other send routes take the key too (media, location, menu)', async () => {
 	const row = storedDevice(server.services.store, 'keyed')!;
 	const count = (type: string) => (server.services.store.db.prepare('SELECT count(*) AS n FROM messages WHERE device_id = ? AND from_me = 1 AND message_type = ?').get(row.id, type) as { n: number }).n;
 	expect([count('image'), count('location')]).toEqual([1, 1]);
+});
+
+test('a repeat of a media send from a URL downloads nothing (media and status)', async () => {
+	const files = await serveFiles({ '/photo.png': ['image/png', PNG] });
+	try {
+		const sends: Array<[string, Record<string, unknown>]> = [
+			['/send/media', { number: CONTACT, type: 'image', file: `${files.url}/photo.png`, text: 'keyed download' }],
+			['/send/status', { type: 'image', file: `${files.url}/photo.png`, text: 'keyed status download' }],
+		];
+		for (const [path, body] of sends) {
+			const before = files.requested.length;
+			const first = await api.post(path, body, keyed(`download-${path}`));
+			expect({ path, status: first.status }).toEqual({ path, status: 200 });
+			const again = await api.post(path, body, keyed(`download-${path}`));
+			expect({ path, replayed: again.headers.get('idempotent-replayed'), id: again.body.data.id }).toEqual({ path, replayed: 'true', id: first.body.data.id });
+			expect({ path, downloads: files.requested.length - before }).toEqual({ path, downloads: 1 });
+		}
+	} finally {
+		await files.close();
+	}
 });
 
 test('a bad key is a 400 naming the header and the rule; nothing sent', async () => {

@@ -38,13 +38,20 @@ export interface SendKey {
 	fingerprint: string;
 }
 
+/** Each request's key, made once (a media send's body may be megabytes to hash). */
+const keys = new WeakMap<object, SendKey>();
+
 /** The key of a send request, if it has one. */
 export function sendKeyOf(ctx: RouteContext<unknown, unknown, unknown>): SendKey | undefined {
 	const key = (ctx.headers as { 'idempotency-key'?: string } | undefined)?.['idempotency-key'];
 	if (key === undefined) return undefined;
-	const { method, url, body } = ctx.request;
-	const fingerprint = crypto.hash('sha256', `${method} ${url.split('?')[0]}\n${JSON.stringify(body ?? null)}`, 'base64url');
-	return { key, fingerprint };
+	let sendKey = keys.get(ctx.request);
+	if (!sendKey) {
+		const { method, url, body } = ctx.request;
+		const fingerprint = crypto.hash('sha256', `${method} ${url.split('?')[0]}\n${JSON.stringify(body ?? null)}`, 'base64url');
+		keys.set(ctx.request, (sendKey = { key, fingerprint }));
+	}
+	return sendKey;
 }
 
 /** The message an earlier send with this key made, if any (a 422 when that send was another request). */

@@ -3,7 +3,7 @@ import { route, type Route } from '../http/route';
 import { badRequest } from '../http/errors';
 import { httpUrl, nonEmpty, recipient } from '../http/schema';
 import { loadMedia } from '../media/load';
-import { pickCommon, recipientOf, sendMessage } from './sending';
+import { pickCommon, recipientOf, repeatedSend, sendMessage } from './sending';
 import { messageAnswer } from './views';
 import { idempotent } from './idempotency';
 
@@ -135,6 +135,9 @@ export const paymentRoutes: Route[] = [
 			const pix = body.pixKey && body.pixType ? { type: body.pixType, key: pixKey(body.pixType, body.pixKey), name: body.pixName ?? DEFAULT_PIX_NAME } : null;
 			const boleto = body.boletoCode ? { code: boletoCode(body.boletoCode) } : null;
 			const methods = [...(pix ? ['pix'] : []), ...(boleto ? ['boleto'] : []), ...(body.paymentLink ? ['link'] : [])];
+			// A repeat of an earlier keyed send downloads nothing (nor is refused by what changed since).
+			const repeat = repeatedSend(ctx);
+			if (repeat) return repeat;
 			// Refuse before downloading the attachment when the message could not go out anyway.
 			services.messaging.check(ctx.device, recipientOf(body.number));
 			services.messaging.quotedOf(ctx.device, body.replyid);

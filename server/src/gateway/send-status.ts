@@ -3,7 +3,7 @@ import { route, type Route } from '../http/route';
 import { article, badRequest } from '../http/errors';
 import { type Address, STATUS_JID } from '../network/jid';
 import { loadMediaFor, mimetypeField } from './send';
-import { pickCommon, sendMessage } from './sending';
+import { pickCommon, repeatedSend, sendMessage } from './sending';
 import { messageAnswer } from './views';
 import { idempotent } from './idempotency';
 
@@ -61,6 +61,9 @@ export const statusRoutes: Route[] = [
 					content: { background_color: body.background_color ?? 19, font: body.font ?? 0 },
 				});
 			}
+			// A repeat of an earlier keyed send downloads nothing (nor is refused by what changed since).
+			const repeat = repeatedSend(ctx);
+			if (repeat) return repeat;
 			// Refuse before downloading anything when the status could not be published anyway.
 			services.messaging.check(ctx.device, STATUS_FEED);
 			const media = await loadMediaFor(services, type, body.file!, { mimetype: body.mimetype });

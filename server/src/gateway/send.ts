@@ -4,7 +4,7 @@ import { article, badRequest } from '../http/errors';
 import { recipient } from '../http/schema';
 import { loadMedia, type Media } from '../media/load';
 import type { Services } from '../services';
-import { commonFields, fillPlaceholders, recipientOf, sendMessage } from './sending';
+import { commonFields, fillPlaceholders, recipientOf, repeatedSend, sendMessage } from './sending';
 import { messageAnswer } from './views';
 import { idempotent } from './idempotency';
 
@@ -106,6 +106,9 @@ export const sendRoutes = [
 		answer: messageAnswer,
 		handler: async (ctx) => {
 			const { body, services } = ctx;
+			// A repeat of an earlier keyed send downloads nothing (nor is refused by what changed since).
+			const repeat = repeatedSend(ctx);
+			if (repeat) return repeat;
 			// Refuse before downloading anything when the message could not go out anyway.
 			services.messaging.check(ctx.device, recipientOf(body.number));
 			services.messaging.quotedOf(ctx.device, body.replyid);

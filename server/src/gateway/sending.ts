@@ -65,8 +65,8 @@ export async function sendMessage(
 	const sendKey = sendKeyOf(ctx);
 	// A repeat is answered before anything shows (typing) or waits (delay); the check in the sending
 	// transaction below is the one that holds against a repeat sent at the same time.
-	const earlier = sendKey && earlierSend(services.store, ctx.device.id, sendKey);
-	if (earlier) return answer(ctx, { row: earlier, replayed: true });
+	const repeat = repeatedSend(ctx);
+	if (repeat) return repeat;
 	// Field by field: an object spread here builds a slow object, a cost on every send.
 	const draft: Draft = {
 		type: message.type,
@@ -116,6 +116,16 @@ export async function sendMessage(
 		{ refusesBeforeWriting: true },
 	);
 	return answer(ctx, sent);
+}
+
+/**
+ * The answer to a repeat of an earlier keyed send, if this request is one. Media routes ask before they
+ * download the file; `sendMessage` asks before anything shows or waits.
+ */
+export function repeatedSend(ctx: RouteContext<unknown, unknown, unknown>) {
+	const sendKey = sendKeyOf(ctx);
+	const earlier = sendKey && earlierSend(ctx.services.store, ctx.device.id, sendKey);
+	return earlier ? answer(ctx, { row: earlier, replayed: true }) : undefined;
 }
 
 /** A send's answer: its message; a repeat's is marked (`Idempotent-Replayed`, Stripe's header). */
