@@ -3,7 +3,6 @@ import { ADMIN_KEY, connectedDevice, eventually, findMessage, type Client, type 
 import { OGG, PDF, PNG, serveFiles, type FileServer } from '../helpers/files';
 import { fileItem, gatewayWithDevice, instanceHarness, nodeRunner, runNode, type NodeParameters } from '../helpers/nodes';
 import type { N8nTestHarness } from '../helpers/n8n';
-import { WdmMessage } from '../../nodes/WdmMessage/WdmMessage.node';
 
 const CSV = Buffer.from('sku,qty\nA-1,3\nB-2,5\n');
 
@@ -70,16 +69,6 @@ describe('sendText', () => {
 		const device = storedDevice(server.services.store, 'shop')!;
 		const rows = server.services.store.db.prepare("SELECT id FROM messages WHERE device_id = ? AND text = 'keyed from n8n'").all(device.id) as Array<{ id: string }>;
 		expect(rows.map((r) => r.id).sort()).toEqual([ids[0], ids[2]].sort());
-	});
-
-	test('every operation runs on the bulk path (shared/direct.ts), its options included', () => {
-		// n8n's declarative engine loads the credential from its database once per item, all items at
-		// once: in queue mode a bulk send of 10,000 waited on the pool and failed. The Idempotency Key's
-		// header once took every send off the bulk path; each operation here must stay on it.
-		const node = new WdmMessage();
-		const operations = node.description.properties.find((p) => p.name === 'operation')!.options!.map((o) => (o as { value: string }).value);
-		// Find pages through its results (Return All), which n8n's engine runs: it is one request per run.
-		expect(Object.keys(node.customOperations.message).sort()).toEqual(operations.filter((o) => o !== 'find').sort());
 	});
 
 	test('Request Options > Batching: each batch of items starts one interval after the one before', async () => {
