@@ -49,8 +49,4 @@ export class WebhookClaimsRepo {
 	prune(before: number): number {
 		return this.db.prepare('DELETE FROM webhook_claims WHERE at < ?').run(before).changes;
 	}
-
-	count(): number {
-		return (this.db.prepare('SELECT count(*) AS n FROM webhook_claims').get() as { n: number }).n;
-	}
 }
