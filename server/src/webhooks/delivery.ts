@@ -187,6 +187,7 @@ export class WebhookDelivery {
 			error = e instanceof OutboundError && e.reason === 'private' ? 'refused: private address' : 'could not fetch';
 		}
 		const overloaded = status === null || OVERLOADED.has(status) ? 'overloaded' : 'ok';
+		// At once, not in the shared commit below: a late claim for this attempt may arrive before that commit.
 		if (status === null || status < 200 || status >= 300) this.claims.failed(sub.id, row.event_id, timestamp);
 		if (retryAfter !== undefined) {
 			// The receiver asked for a pause: honoured for all its rows, and this attempt is not counted.
