@@ -4,12 +4,14 @@ import { clientErrors, frameworkErrors, installErrorHandling, registerRoutes, re
 import { serveCors } from './http/cors';
 import { serveMcpTransport } from './site/engine/mcp';
 import { serveOptions } from './http/options';
-import { anonymousBodyLimit, connectionCap, connectionOptions } from './http/limits';
+import { anonymousBodyLimit, connectionOptions } from './http/limits';
+import { limitConnections } from './http/connections';
+import { limitQueryStrings } from './http/input-limits';
 import { apiRootLink } from './http/rest-server';
 import { serveFiles } from './media/serve';
 import { serveOpenApi } from './http/openapi';
 import { protectPages } from './http/page-headers';
-import { serveObservability } from './observability';
+import { healthProbes, serveObservability } from './observability';
 import { registerDashboard } from './dashboard';
 import { serveFrontPage } from './site/front-page';
 import { ensureAdmin, type AdminAccess } from './bootstrap';
@@ -38,10 +40,11 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 		frameworkErrors: frameworkErrors(config),
 		clientErrorHandler: clientErrors,
 	});
-	// Past the cap Node closes a new connection at once (it never reaches a handler).
-	app.server.maxConnections = connectionCap(config);
 	const services = new Services(config, app.log, options);
+	// Past a connection cap a new connection reaches no handler: health probes are answered, the rest closed.
+	const connections = limitConnections(app.server, config, healthProbes(services));
 	installErrorHandling(app, config);
+	limitQueryStrings(app, config);
 	registerRoutes(app, routes, services);
 	serveOptions(app, routes, services);
 	serveMcpTransport(app);
@@ -49,7 +52,7 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	serveFiles(app, services);
 	protectPages(app);
 	serveOpenApi(app, routes);
-	serveObservability(app, services);
+	serveObservability(app, services, connections);
 	registerDashboard(app);
 	serveFrontPage(app, services);
 	// In-flight requests finish first (Fastify closes the listener), then background work is persisted.

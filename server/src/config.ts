@@ -31,12 +31,18 @@ export const configSchema = z.object({
 	bodyLimit: z.coerce.number().int().min(1024).default(64 * 1024 * 1024).describe('largest request body accepted, in bytes: the routes that take media (uploads, Base64 media sends), signed in; it caps the two limits below'),
 	jsonBodyLimit: z.coerce.number().int().min(1024).default(16 * 1024 * 1024).describe('largest request body of a signed-in caller on the routes that take no media, in bytes'),
 	anonymousBodyLimit: z.coerce.number().int().min(1024).default(1024 * 1024).describe("largest request body of a caller without credentials (the site's public routes), in bytes"),
+	/** PHP's input limits, with PHP's defaults (`http/input-limits.ts`): past them a request is a 400 naming the limit. */
+	maxInputVars: z.coerce.number().int().min(1).default(1000).describe("fields a query string or a form body may have, each (PHP's max_input_vars)"),
+	maxInputNestingLevel: z.coerce.number().int().min(1).default(64).describe("levels a field name of a query string or a form may nest, a[b][c] being two (PHP's max_input_nesting_level)"),
+	maxFileUploads: z.coerce.number().int().min(1).default(20).describe("files a multipart/form-data body may carry (PHP's max_file_uploads)"),
 	/**
 	 * Connections (`http/limits.ts`): slow or idle clients are cut in seconds, and past the cap a new
 	 * connection is closed at once, so that descriptors never run out (the cap stays below the process's
 	 * descriptor limit, whatever it is set to).
 	 */
-	maxConnections: z.coerce.number().int().min(1).default(16384).describe("open connections at most; past it a new connection is closed at once (n8n opens one per item of a bulk send; kept below the process's descriptor limit)"),
+	maxConnections: z.coerce.number().int().min(1).default(16384).describe("open connections at most; past it a new connection is closed unanswered, but for a /healthz or /readyz probe (n8n opens one per item of a bulk send; kept below the process's descriptor limit)"),
+	/** Unset: three quarters of the cap in force, room for one n8n's bulk send that still leaves a quarter to everyone else (`http/connections.ts`). */
+	maxConnectionsPerAddress: z.coerce.number().int().min(1).optional().describe('open connections one client address may have; past it a new one from that address is closed at once (unset: three quarters of --max-connections, so that a bulk send from one n8n fits and one client cannot take them all; /healthz and /readyz are answered past either cap)'),
 	headersTimeoutMs: z.coerce.number().int().min(100).default(10000).describe('time a client has to send the request line and headers (slowloris)'),
 	requestTimeoutMs: z.coerce.number().int().min(100).default(120000).describe('time a client has to send a whole request, body included'),
 	keepAliveTimeoutMs: z.coerce.number().int().min(100).default(72000).describe('how long an idle keep-alive connection is kept for its next request'),
@@ -83,7 +89,9 @@ export const configSchema = z.object({
 	 * Largest answer of `POST /batch/v1` (the sum of its requests' answers): a request whose answer would
 	 * take the batch past it still runs, and its answer keeps its status and headers with an error body.
 	 */
-	batchAnswerMaxBytes: z.coerce.number().int().min(1024).default(64 * 1024 * 1024).describe('largest answer of POST /batch/v1, in bytes: past it, a request still runs but its answer body is an error saying so'),
+	batchAnswerMaxBytes: z.coerce.number().int().min(1024).default(16 * 1024 * 1024).describe('largest answer of POST /batch/v1, and of one POST to /engine/v1/mcp, in bytes: past it, a request still runs but its answer body is an error saying so (MCP: the tool calls after it are not run)'),
+	/** JSON-RPC messages in one POST to `/engine/v1/mcp`: each may run a tool, so a batch multiplies the work of one request. */
+	mcpBatchMax: z.coerce.number().int().min(1).max(100).default(50).describe('JSON-RPC messages one POST to /engine/v1/mcp may carry (a batch), 100 at most; past it the POST is refused'),
 	/** How long a shutdown waits for requests in flight; then their connections are cut (a client may never finish). */
 	shutdownGraceMs: z.coerce.number().int().min(0).default(10000).describe('how long SIGINT/SIGTERM wait for requests in flight before cutting their connections'),
 	/** API key of the bootstrap `admin` user on an empty store, instead of a random one. */

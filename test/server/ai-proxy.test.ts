@@ -385,7 +385,9 @@ describe('forwarding to an upstream on loopback', () => {
 		upstream.release();
 		let rest = '';
 		for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
-		expect(rest).toContain('"second"');
+		// The second part's text, whole (the key's redactor may hold back a last character that could begin its Base64 until the next event).
+		const deltas = rest.split('\n\n').filter((e) => e.startsWith('data: {'));
+		expect(deltas.map((e) => JSON.parse(e.slice('data: '.length)).choices[0].delta?.content ?? '').join('')).toBe('second');
 		expect(rest.endsWith('data: [DONE]\n\n')).toBe(true);
 		expect((await api.get('/response', as(u.author))).body).toMatchObject({ content: 'first second', model: 'upstream-model' });
 		expect((await api.get('/clear-conversation', as(u.author))).body.previous.map((m: any) => m.content)).toEqual(['go', 'first second']);

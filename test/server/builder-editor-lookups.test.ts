@@ -64,7 +64,7 @@ describe('/post', () => {
 	});
 
 	test('a password-protected post: its content and excerpt only to who may edit it, as the content routes', async () => {
-		const secret = await cms.create('/posts', u.author, { title: 'Locked entry', status: 'publish', password: 'pw', content: 'The hidden text', excerpt: 'Hidden summary' });
+		const secret = await cms.create('/posts', u.author, { title: 'Locked entry', status: 'publish', password: 'pw', content: 'The hidden text', excerpt: 'Hidden summary', meta: { footnotes: 'hidden note' } });
 		const map = { keys_conversion_map: '{"ID":"id","post_content":"content","post_excerpt":"excerpt"}', term: 'Locked' };
 		const blank = { id: secret.id, content: '', excerpt: '' };
 		const shown = { id: secret.id, content: 'The hidden text', excerpt: 'Hidden summary' };
@@ -74,6 +74,13 @@ describe('/post', () => {
 		expect((await api.get(`/post${qs(map)}`, as(u.author))).body).toEqual([shown]);
 		expect((await api.get(`/post${qs(map)}`, as(u.editor))).body).toEqual([shown]);
 		expect((await cms.get(`/posts/${secret.id}`, u.contributor)).body.content.rendered).toBe('');
+		// A search (or a meta clause) looks behind the password only for who may edit: no match tells the text.
+		const byText = { ...map, term: 'hidden text' };
+		const byMeta = { ...map, 'meta_query[0][key]': 'footnotes', 'meta_query[0][value]': 'hidden', 'meta_query[0][compare]': 'LIKE' };
+		for (const query of [byText, byMeta]) {
+			expect((await api.get(`/post${qs(query)}`, as(u.contributor))).body).toEqual([]);
+			expect((await api.get(`/post${qs(query)}`, as(u.author))).body).toEqual([shown]);
+		}
 	});
 
 	test('bad parameters name the parameter and the rule; reading needs edit_posts', async () => {
@@ -127,6 +134,10 @@ describe('/term and /user', () => {
 		expect(mapped.body).toEqual([{ login: 'edna' }]);
 		const byAdmin = await api.get(`/user${qs({ term: 'edna', keys_conversion_map: '{"user_email":"email"}' })}`, as(u.admin));
 		expect(byAdmin.body).toEqual([{ email: '' }]);
+		// Nor does a match on the address tell it.
+		server.services.store.users.update(u.editor.id, { email: 'edna.private@example.test' });
+		expect((await api.get(`/user${qs({ term: 'private@example' })}`, as(u.author))).body).toEqual([]);
+		expect((await api.get(`/user${qs({ term: 'private@example' })}`, as(u.admin))).body).toEqual([{ id: u.editor.id, label: 'edna', groupLabel: 'Editor' }]);
 		expect((await api.get(`/user${qs({ items_count: '2' })}`, as(u.admin))).body).toHaveLength(2);
 		expectWpError(await api.get('/user'), 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 	});

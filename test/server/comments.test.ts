@@ -260,12 +260,12 @@ describe('list', () => {
 		expect(names((await list(ed, { status: 'all', post: [p1.id] })).body)).toEqual(['held', 'b', 'a']);
 		expect(names((await list(ed, { status: 'trash' })).body)).toEqual([]);
 		expect(names((await list(ed, { context: 'edit', post: [p1.id] })).body)).toEqual(['b', 'a']);
-		// A contributor may ask for held comments, and sees those it may read: none here; the total is
-		// WordPress's `found_comments`, which counts the held comment it then hides.
+		// A contributor may ask for held comments, and sees those it may read: none here; the total counts
+		// only those too (WordPress's `found_comments` counts the held comment it then hides: issue 37).
 		const held = await list(site.u.contributor, { status: 'hold' });
 		expect(held.body).toEqual([]);
-		expect(held.headers.get('x-wp-total')).toBe('1');
-		expect(held.headers.get('x-wp-totalpages')).toBe('1');
+		expect(held.headers.get('x-wp-total')).toBe('0');
+		expect(held.headers.get('x-wp-totalpages')).toBe('0');
 		// The author of p1 moderates its comments (edit_comment is edit_post).
 		expect(names((await list(site.u.author, { status: 'hold' })).body)).toEqual(['held']);
 		// Its own held comment, for the subscriber, in the default list? Only approved ones are listed by default.

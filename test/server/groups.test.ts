@@ -550,10 +550,16 @@ describe('join requests (sandbox) with approve and reject', () => {
 		const invited = await sandbox.post('/groups/join', { number: CONTACT2, invitecode: g.inviteCode }, { key: other });
 		expect(invited.body.data).toEqual({ jid: g.jid, number: CONTACT2, status: 'joined' });
 
-		// Their device in the group: now they may.
+		// Their device in the group: now they play their contacts there, but only an admin device changes a setting (as on the gateway).
 		expect((await post('/group/updateParticipants', { groupjid: g.jid, action: 'add', participants: [theirs.phone] })).status).toBe(200);
-		expect(await sandbox.post('/groups/settings', { groupjid: g.jid, joinApprovalMode: true }, { key: other })).toMatchObject({ status: 200 });
+		const notAdmin = `only admins of group ${g.jid} can change whether new participants need approval`;
+		expectError(await sandbox.post('/groups/settings', { groupjid: g.jid, joinApprovalMode: true }, { key: other }), 403, notAdmin);
+		expect((await info(g.jid)).joinApprovalMode).toBe(false);
 		expect(await sandbox.post('/groups/leave', { number: CONTACT2, groupjid: g.jid }, { key: other })).toMatchObject({ status: 200 });
+		// Promoted, it may.
+		expect((await post('/group/updateParticipants', { groupjid: g.jid, action: 'promote', participants: [theirs.phone] })).status).toBe(200);
+		expect(await sandbox.post('/groups/settings', { groupjid: g.jid, joinApprovalMode: true }, { key: other })).toMatchObject({ status: 200 });
+		expect((await info(g.jid)).joinApprovalMode).toBe(true);
 	});
 });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { App } from '../../server/src/app';
 import { startSite, type SiteUser, type SiteUsers } from '../helpers/content';
 import { Store } from '../../server/src/store';
+import { Redactor } from '../../server/src/site/ai-proxy/redact';
 import { ADMIN_KEY, client, connectedDevice, startGateway, startServer, tempDataDir, type Client } from '../helpers/server';
 import { sleep } from '../helpers/webhooks';
 
@@ -34,6 +35,17 @@ function leaks(text: string): string[] {
 		}
 	}
 	return [...new Set(found)];
+}
+
+/**
+ * What is left of the Base64 of `before`, the key and `after` once the key is blanked whole: the
+ * characters that hold bits of the text around it only (an edge character shares bits with the key and
+ * goes with it), and the padding.
+ */
+function blankedBase64(before: string, after = '', encoding: 'base64' | 'base64url' = 'base64') {
+	const text = Buffer.from(`${before}${KEY}${after}`).toString(encoding);
+	const start = Buffer.byteLength(before);
+	return `${text.slice(0, Math.floor((8 * start) / 6))}[redacted]${text.slice(Math.ceil((8 * (start + Buffer.byteLength(KEY))) / 6))}`;
 }
 
 /** A stand-in AI service that echoes the key it is given, whole, split over events and network chunks, and encoded. */
@@ -136,8 +148,8 @@ describe('the AI key, echoed by the service', () => {
 		const { text, reply } = await streamed(server, u.author, 'here');
 		expect(leaks(text)).toEqual([]);
 		expect(leaks(reply)).toEqual([]);
-		// Base64 keeps at most the two bytes at each end that share a group with what surrounds the key.
-		expect(reply).toBe('here: [redacted] b64 eHNr[redacted]Wg== url [redacted] json [redacted] split [redacted] end');
+		// Base64 keeps only the characters that hold no bit of the key (`e[redacted]==`).
+		expect(reply).toBe(`here: [redacted] b64 ${blankedBase64('x')} url [redacted] json [redacted] split [redacted] end`);
 		const saved = await api.get('/response', as(u.author));
 		expect(saved.body.content).toBe(reply);
 		const kept = JSON.stringify(server.services.store.objects.get('proxyext', 'conversation', String(u.author.id)));
@@ -150,9 +162,22 @@ describe('the AI key, echoed by the service', () => {
 		expect(leaks(JSON.stringify(json.body))).toEqual([]);
 		expect(json.body.error.message).toBe('bad key [redacted]');
 		expect(json.body.error.nested).toBe('{"key":"[redacted]"}');
+		expect([json.body.error.b64, json.body.error.b64url]).toEqual([blankedBase64('ab'), blankedBase64('a', '', 'base64url')]);
 		const text = await api.get('/echo-text', as(u.editor));
 		expect(leaks(String(text.body))).toEqual([]);
 		expect(text.body).toContain('/ [redacted]');
+	});
+
+	test('the Base64 form is blanked whole at every alignment, its edge characters (shared with the text around it) included', () => {
+		const redactor = new Redactor(KEY);
+		for (const before of ['', 'x', 'ab', 'abc', '\u00ff']) {
+			for (const after of ['', 'y', 'yz', 'xyz']) {
+				for (const encoding of ['base64', 'base64url'] as const) {
+					const text = Buffer.from(`${before}${KEY}${after}`).toString(encoding);
+					expect({ text, redacted: redactor.redact(text) }).toEqual({ text, redacted: blankedBase64(before, after, encoding) });
+				}
+			}
+		}
 	});
 });
 

@@ -146,6 +146,11 @@ describe('claims', () => {
 		const bad = await t.claim({ event: '', timestamp: 'soon' });
 		expect(bad.status).toBe(400);
 		expect(bad.body.message).toMatch(/event|timestamp/);
+		// An event id is at most as long as those the server makes (`evt_` and 24 hex digits); a longer one is not kept.
+		expect((await t.claim({ event: `evt_${'0'.repeat(24)}`, timestamp: 1 })).body.data.claimed).toBe(true);
+		expectError(await t.claim({ event: `evt_${'0'.repeat(25)}`, timestamp: 1 }), 400, 'event must be at most 28 characters long');
+		expectError(await t.claim({ event: 'x'.repeat(100_000), timestamp: 1 }), 400, 'event must be at most 28 characters long');
+		expect(t.server.services.store.db.prepare('SELECT count(*) AS n FROM webhook_claims WHERE length(event_id) > 28').get()).toEqual({ n: 0 });
 	});
 
 	/** A receiver that claims each delivery it gets (as the WDM Trigger does), then answers 500 the first time. */

@@ -131,6 +131,18 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 			'"`search_semantics` | enum `exact`", "`search_columns` | array enum `post_title`, `post_content`, `post_excerpt`", "`ignore_sticky` | boolean | true", "`format` | array of format enum values | | posts" (collection GET parameters) and "GET takes `context`, `excerpt_length` (integer), `password`" (posts and pages items); WordPress 6.1 predates them',
 		matches: (d) => d.kind === 'extra key' && /(^|\.)args\.(search_semantics|search_columns|ignore_sticky|format|excerpt_length)$/.test(d.path) && (!d.path.endsWith('format') || /(^routes\.\/wp\/v2\/posts\.|^endpoints)/.test(d.path)),
 	},
+	{
+		id: 'comment-counts-readable',
+		spec:
+			'not the spec (it is silent): issue 37 orders that "X-WP-Total counts comments the caller cannot read" be fixed. WordPress 6.1\'s comments `get_items` answers `found_comments`, which counts the comments it then hides (a contributor asking for `status=hold` counts the held comments of others); the server counts only those the caller may read, so its totals are never higher (docs/decisions.md, issue 37)',
+		matches: (d, req) => req.family === 'comments' && d.kind === 'header' && ['x-wp-total', 'x-wp-totalpages'].includes(d.path) && Number(d.ref) < Number(d.wp),
+	},
+	{
+		id: 'content-counts-readable',
+		spec:
+			'not the spec (it is silent): issue 37 orders that "a contributor\'s `posts?status=draft&search=` counts other users\' drafts" be fixed ("Search and counts see only what the caller may read"). WordPress 6.1\'s posts and attachments `get_items` answer `found_posts`, which counts the items they then hide (another user\'s drafts, private posts); the server counts only those the caller may read, so its totals are never higher (docs/decisions.md, issue 37)',
+		matches: (d, req) => ['posts', 'pages', 'media'].includes(req.family) && d.kind === 'header' && ['x-wp-total', 'x-wp-totalpages'].includes(d.path) && Number(d.ref) < Number(d.wp),
+	},
 ];
 
 /** The spec difference that accounts for `d`, if any. */

@@ -455,14 +455,18 @@ export function installErrorHandling(app: FastifyInstance, config: Config) {
 	app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
 		const refused = formsRefused(request);
 		if (refused) return done(refused);
-		done(null, urlencodedFields(body as string));
+		try {
+			done(null, urlencodedFields(body as string, config));
+		} catch (error) {
+			done(error as Error);
+		}
 	});
 	app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
 		const refused = formsRefused(request);
 		if (refused) return done(refused);
 		try {
 			// Files matter to the media upload only, which reads its body itself (a `rawBody` route).
-			done(null, multipartFields(body as Buffer, String(request.headers['content-type'])).fields);
+			done(null, multipartFields(body as Buffer, String(request.headers['content-type']), config).fields);
 		} catch (error) {
 			done(error as Error);
 		}

@@ -14,7 +14,9 @@ export function splitPath(path: string): { path: string; query: Record<string, s
 	const query: Record<string, string | string[]> = Object.create(null);
 	for (const [key, value] of new URLSearchParams(q < 0 ? '' : path.slice(q + 1).split('#')[0])) {
 		const seen = query[key];
-		query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+		if (seen === undefined) query[key] = value;
+		else if (Array.isArray(seen)) seen.push(value);
+		else query[key] = [seen, value];
 	}
 	// The router ignores a trailing slash.
 	return { path: bare.length > 1 ? bare.replace(/\/+$/, '') : bare, query };

@@ -3,8 +3,8 @@ import { z, type ZodRawShape } from 'zod';
 type Tree = { [key: string]: unknown };
 
 const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
-/** Deeper brackets than this stay part of the last key (PHP stops at a limit too). */
-const MAX_DEPTH = 5;
+/** PHP's default `max_input_nesting_level`: requests are refused past the server's setting (`input-limits.ts`) first. */
+const MAX_DEPTH = 64;
 
 /** `a[b][]` -> `['a', 'b', '']`; undefined when the key has no (well-formed) brackets. */
 function splitKey(key: string): string[] | undefined {
@@ -12,6 +12,25 @@ function splitKey(key: string): string[] | undefined {
 	if (!match) return undefined;
 	const segments = [...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]);
 	return [match[1], ...segments.slice(0, MAX_DEPTH)];
+}
+
+/**
+ * The key `a[]` appends under in `node`: as PHP, one past the largest integer key so far. Kept per node,
+ * so that each append costs the same however long the list is.
+ */
+function appender() {
+	const next = new Map<Tree, number>();
+	return {
+		key(node: Tree, segment: string): string {
+			if (segment !== '') {
+				if (/^\d{1,9}$/.test(segment)) next.set(node, Math.max(next.get(node) ?? 0, Number(segment) + 1));
+				return segment;
+			}
+			const index = next.get(node) ?? 0;
+			next.set(node, index + 1);
+			return String(index);
+		},
+	};
 }
 
 /** Objects whose keys are all indexes (`a[0]`, `a[1]`) become arrays, in index order. */
@@ -34,6 +53,7 @@ function arrays(value: unknown): unknown {
 export function bracketQuery(query: unknown): unknown {
 	if (!query || typeof query !== 'object' || Array.isArray(query)) return query;
 	const out: Tree = {};
+	const keys = appender();
 	for (const [key, value] of Object.entries(query as Tree)) {
 		const path = splitKey(key);
 		if (!path) {
@@ -43,13 +63,13 @@ export function bracketQuery(query: unknown): unknown {
 		if (path.some((segment) => UNSAFE.has(segment))) continue;
 		let node = out;
 		for (let i = 0; i < path.length - 1; i++) {
-			const segment = path[i] === '' ? String(Object.keys(node).length) : path[i];
+			const segment = keys.key(node, path[i]);
 			const next = node[segment];
 			node = (next && typeof next === 'object' && !Array.isArray(next) ? next : (node[segment] = {})) as Tree;
 		}
 		const last = path[path.length - 1];
 		for (const item of Array.isArray(value) ? value : [value]) {
-			node[last === '' ? String(Object.keys(node).length) : last] = item;
+			node[keys.key(node, last)] = item;
 		}
 	}
 	const folded = arrays(out) as Tree;

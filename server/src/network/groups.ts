@@ -58,7 +58,7 @@ export function inviteCodeOf(input: string, field = 'invitecode'): string {
 
 export const inviteLink = (group: GroupRow) => `${INVITE_BASE}${group.invite_code}`;
 
-const isAdmin = (p: GroupParticipantRow | undefined) => !!p && p.role !== 'member';
+export const isAdmin = (p: GroupParticipantRow | undefined) => !!p && p.role !== 'member';
 
 /**
  * Why the network refuses a message from `phone` to the group `jid` (`who` names the sender in the
@@ -459,7 +459,7 @@ export class Groups {
 }
 
 /** How refusals name each setting: "only admins of group X can <what>". */
-const SETTING_WHAT = {
+export const SETTING_WHAT = {
 	announce: 'change who may send messages',
 	locked: 'change who may edit the group info',
 	joinApprovalMode: 'change whether new participants need approval',

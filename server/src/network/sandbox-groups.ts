@@ -6,7 +6,7 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import { recipient } from '../http/schema';
 import { groupJid } from '../gateway/groups';
 import { groupAnswer } from '../gateway/views';
-import { inviteCodeOf } from './groups';
+import { inviteCodeOf, isAdmin, SETTING_WHAT } from './groups';
 import { parseUser } from './jid';
 import { checkPlayable, playAs } from './owners';
 
@@ -30,6 +30,18 @@ function ownedGroup(services: Services, user: UserRow, body: { groupjid?: string
 	if (!services.store.groups.memberDevices(group.jid).some((d) => d.user_id === user.id)) {
 		throw forbidden(`group ${group.jid}: none of your connected devices is a participant`);
 	}
+	return group;
+}
+
+/**
+ * As `ownedGroup`, for what only admins may do: one of the caller's connected devices is an admin of the
+ * group, as the gateway requires of the device that changes a setting (`setting` names it in the refusal).
+ */
+function adminGroup(services: Services, user: UserRow, body: { groupjid: string }, setting: keyof typeof SETTING_WHAT): GroupRow {
+	const group = ownedGroup(services, user, body);
+	const { groups } = services.store;
+	const admin = groups.memberDevices(group.jid).some((d) => d.user_id === user.id && isAdmin(groups.participant(group.jid, d.phone!)));
+	if (!admin) throw forbidden(`only admins of group ${group.jid} can ${SETTING_WHAT[setting]}`);
 	return group;
 }
 
@@ -98,6 +110,6 @@ export const sandboxGroupRoutes = [
 		answer: groupAnswer,
 		errors: [403, 404],
 		handler: ({ services, user, body }) =>
-			services.groups.view(services.groups.setBySandbox(ownedGroup(services, user, body), { joinApprovalMode: body.joinApprovalMode })),
+			services.groups.view(services.groups.setBySandbox(adminGroup(services, user, body, 'joinApprovalMode'), { joinApprovalMode: body.joinApprovalMode })),
 	}),
 ];

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ConnectionLimits, Probes } from '../http/connections';
 import type { Services } from '../services';
 import type { DeviceStatus } from '../store/types';
 
@@ -15,7 +16,7 @@ const UNMATCHED = 'unmatched';
  * the truth, and counts stay right across restarts and other processes (`wdm-server users`).
  * Each server has its own registry, so several servers in one process (the tests) do not mix.
  */
-export function serveObservability(app: FastifyInstance, services: Services) {
+export function serveObservability(app: FastifyInstance, services: Services, connections: ConnectionLimits) {
 	const registry = new Registry();
 	collectDefaultMetrics({ register: registry });
 	// Prometheus names only counters `_total` (`promtool check metrics` refuses these gauges); each is the
@@ -100,17 +101,42 @@ export function serveObservability(app: FastifyInstance, services: Services) {
 		collect: countsBy('status', DEVICE_STATUSES, 'SELECT status AS key, count(*) AS n FROM devices GROUP BY status'),
 	});
 
+	new Counter({
+		name: 'wdm_connections_refused_total',
+		help: "Connections closed unanswered past a connection cap: one client address's (per_address) or the server's (global)",
+		labelNames: ['reason'],
+		registers: [registry],
+		collect() {
+			this.reset();
+			for (const [reason, n] of Object.entries(connections.refused)) this.inc({ reason }, n);
+		},
+	});
+
 	app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
 
-	// The process answers: nothing else is checked (a liveness probe that restarts on a busy store would make it worse).
-	app.get('/healthz', async () => ({ status: 'ok' }));
+	for (const [path, answer] of healthProbes(services)) {
+		app.get(path, async (_request, reply) => {
+			const { status, body } = answer();
+			return reply.code(status).send(body);
+		});
+	}
+}
 
-	app.get('/readyz', async (_request, reply) => {
-		const checks = { store: storeWritable(services), sendQueue: services.sendQueue.worker.active, webhookDelivery: services.delivery.worker.active };
-		const ready = Object.values(checks).every(Boolean);
-		// Not a check: what the server may reach, so that a refused webhook or media URL can be explained.
-		return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, privateFetch: services.privateFetch });
-	});
+/** `/healthz` and `/readyz`: routes, and answered past the connection caps too (`http/connections.ts`). */
+export function healthProbes(services: Services): Probes {
+	return new Map([
+		// The process answers: nothing else is checked (a liveness probe that restarts on a busy store would make it worse).
+		['/healthz', () => ({ status: 200, body: { status: 'ok' } })],
+		[
+			'/readyz',
+			() => {
+				const checks = { store: storeWritable(services), sendQueue: services.sendQueue.worker.active, webhookDelivery: services.delivery.worker.active };
+				const ready = Object.values(checks).every(Boolean);
+				// Not a check: what the server may reach, so that a refused webhook or media URL can be explained.
+				return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', checks, privateFetch: services.privateFetch } };
+			},
+		],
+	]);
 }
 
 /** A real write in a transaction: a read-only, full or locked store fails it (after the busy timeout). */

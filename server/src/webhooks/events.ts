@@ -19,6 +19,11 @@ export type EventName = (typeof EVENT_NAMES)[number];
 export const MESSAGE_EXCLUSIONS = ['wasSentByApi', 'wasNotSentByApi', 'fromMeYes', 'fromMeNo', 'isGroupYes', 'isGroupNo'] as const;
 export type MessageExclusion = (typeof MESSAGE_EXCLUSIONS)[number];
 
+/** An event's id (its `webhook-id`): `evt_` and this many random bytes in hex. */
+const EVENT_ID_BYTES = 12;
+/** The length of every event id: a claim names no longer one. */
+export const EVENT_ID_LENGTH = 'evt_'.length + 2 * EVENT_ID_BYTES;
+
 interface MessageFlags {
 	fromMe?: boolean;
 	wasSentByApi?: boolean;
@@ -83,7 +88,7 @@ export class Events {
 		const subs = enabled.filter((sub) => wants(sub, event, data));
 		if (!subs.length) return;
 		const now = Date.now();
-		const id = `evt_${randomId(12)}`;
+		const id = `evt_${randomId(EVENT_ID_BYTES)}`;
 		const body = JSON.stringify({ id, event, device: device.name, timestamp: now, data });
 		for (const sub of subs) this.store.outbox.add(sub.id, id, body, now);
 		this.onQueued();

@@ -3,7 +3,7 @@ import { route } from '../http/route';
 import { ownDevice } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
 import { webhookAnswer, webhookView } from '../gateway/views';
-import { EVENT_NAMES, MESSAGE_EXCLUSIONS } from './events';
+import { EVENT_ID_LENGTH, EVENT_NAMES, MESSAGE_EXCLUSIONS } from './events';
 import { isValidSecret, newSecret } from './signing';
 import { isObviouslyPrivate } from '../outbound/policy';
 import { parseAddress } from '../network/jid';
@@ -80,8 +80,8 @@ function change(services: Services, device: DeviceRow, body: Body) {
 const claimBody = z.object({
 	/** The subscription the event came through (its `id`, as GET lists it). */
 	subscription: z.string().min(1),
-	/** The event's `webhook-id` header. */
-	event: z.string().min(1),
+	/** The event's `webhook-id` header (a claim is kept: no longer than the ids the server makes). */
+	event: z.string().min(1).max(EVENT_ID_LENGTH),
 	/** The attempt's `webhook-timestamp` header: that attempt's failure releases the claim when asked. */
 	timestamp: z.coerce.number().int().nonnegative(),
 	/** Release the claim when this attempt is recorded as failed (the receiver answers once its run is over). */

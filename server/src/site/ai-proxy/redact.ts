@@ -1,7 +1,8 @@
 /**
  * Blanking a secret (the AI key) out of what the AI service answers, in every form a service may echo
  * it: as it is, URL-encoded (`%2D`, any case, any mix), JSON-escaped (`\u002d`, `\/`, `\"`) and Base64
- * (standard and URL-safe, at any of the three byte alignments inside a longer Base64 text). One
+ * (standard and URL-safe, at any of the three byte alignments inside a longer Base64 text, whole: the
+ * characters it shares with the bytes around it go too). One
  * `Redactor` serves whole answers, streamed text (a secret split across chunks is held back until it
  * is known to be one) and what the conversation keeps.
  */
@@ -33,20 +34,36 @@ function charUnit(c: string): Unit {
 	return [...forms];
 }
 
-/** The parts of the secret's Base64 that do not depend on the bytes around it, at each alignment. */
-function base64Cores(secret: string): string[] {
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const BASE64URL = `${BASE64.slice(0, 62)}-_`;
+
+/**
+ * The secret's Base64 (standard or URL-safe), after 0, 1 or 2 other bytes: one unit per character that
+ * holds a bit of the secret. A character at either edge also holds bits of the bytes around it: its unit
+ * is every character with the secret's bits in their places.
+ */
+function base64Forms(secret: string): Unit[][] {
 	const bytes = Buffer.from(secret, 'utf8');
-	const cores = new Set<string>();
+	const bit = (i: number) => (bytes[i >> 3] >> (7 - (i & 7))) & 1;
+	const forms: Unit[][] = [];
 	for (let shift = 0; shift < 3; shift++) {
-		const padded = Buffer.concat([Buffer.alloc(shift), bytes]);
-		const first = Math.ceil(shift / 3); // the first 3-byte group made of the secret's bytes only
-		const last = Math.floor(padded.length / 3); // groups [first, last) are whole
-		if (last - first < 2) continue; // too short to tell apart from chance
-		const core = padded.subarray(first * 3, last * 3).toString('base64');
-		cores.add(core);
-		cores.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+		// The secret's bits are [from, to) of the decoded text; each character holds 6 of them.
+		const from = 8 * shift;
+		const to = from + 8 * bytes.length;
+		const units: Unit[] = [];
+		for (let start = from - (from % 6); start < to; start += 6) {
+			const unit = new Set<string>();
+			for (let value = 0; value < 64; value++) {
+				let fits = true;
+				for (let b = Math.max(start, from); b < Math.min(start + 6, to) && fits; b++) fits = ((value >> (5 - (b - start))) & 1) === bit(b - from);
+				if (fits) unit.add(BASE64[value]).add(BASE64URL[value]);
+			}
+			units.push([...unit]);
+		}
+		// Too short to tell apart from chance: fewer than 8 characters made of the secret's bits only.
+		if (Math.floor(to / 6) - Math.ceil(from / 6) >= 8) forms.push(units);
 	}
-	return [...cores];
+	return forms;
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -58,7 +75,7 @@ export class Redactor {
 	private readonly longest: number;
 
 	constructor(secret: string) {
-		this.forms = secret ? [[...secret].map(charUnit), ...base64Cores(secret).map((core) => [...core].map((c) => [c]))] : [];
+		this.forms = secret ? [[...secret].map(charUnit), ...base64Forms(secret)] : [];
 		const alternatives = this.forms.map((units) => units.map((unit) => `(?:${unit.map(escapeRegex).join('|')})`).join(''));
 		this.pattern = alternatives.length ? new RegExp(alternatives.join('|'), 'g') : undefined;
 		this.longest = Math.max(0, ...this.forms.map((units) => units.reduce((sum, unit) => sum + Math.max(...unit.map((u) => u.length)), 0)));

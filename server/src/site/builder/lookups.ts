@@ -7,7 +7,7 @@ import type { ContentRow, TermRow, UserRow } from '../../store/types';
 import { canEdit } from '../content/capabilities';
 import { formatGmt, formatLocal } from '../content/dates';
 import { list, wpBool, wpInt } from '../content/params';
-import { inList, searchSql, Where } from '../content/query';
+import { inList, openSql, perTypeSql, queryType, searchSql, Where } from '../content/query';
 import { type SitePostType, siteTaxonomies, sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { siteSettings } from '../settings';
@@ -232,10 +232,13 @@ export const lookupRoutes: Route[] = [
 			if (!types.length) return [];
 			const bySlug = new Map(types.map((type) => [type.slug, type]));
 			const where = new Where().addSql(inList('c.type', [...bySlug.keys()])).add("c.status = 'publish'");
-			if (query.term.trim()) {
-				const search = searchSql(query.term, [], false);
-				if (search) where.addSql(search);
-			}
+			// Behind a password, a search or a meta clause sees only what the item shows the caller (its title), unless
+			// the caller may edit it: a match would tell what the password keeps.
+			const open = perTypeSql([...bySlug.keys()].map(queryType), (def) => openSql(siteUser, def));
+			const everywhere = searchSql(query.term, [], false);
+			const title = searchSql(query.term, ['post_title'], false);
+			if (everywhere && title) where.add(`(${title.sql} OR (${everywhere.sql} AND ${open.sql}))`, ...title.params, ...everywhere.params, ...open.params);
+			if (query.meta_query.length) where.addSql(open);
 			for (const clause of query.tax_query) where.addSql(taxSql(services, clause));
 			const rows = services.store.content.find(where.sql(), { sql: 'c.date_gmt DESC, c.id DESC', params: [] }, null, 0).rows;
 			const zone = siteSettings(services.store).timezone;
@@ -289,22 +292,23 @@ export const lookupRoutes: Route[] = [
 		method: 'GET',
 		path: '/builder/v1/user',
 		auth: 'site',
-		summary: 'Find users of the site by login, name or email, keys renamed by keys_conversion_map',
+		summary: 'Find users of the site by login or name (and email, for who may list users), keys renamed by keys_conversion_map',
 		query: userQuery,
 		answer: lookupAnswer,
 		errors: [403],
 		handler: ({ services, siteUser, query }) => {
 			requireCap(siteUser, 'edit_posts');
+			// Email addresses, shown or searched, only for those who may list users (WordPress's `list_users`, as its
+			// users controller narrows `search_columns`): a match on them would tell the address.
+			const emails = can(siteUser, 'list_users');
 			// The users repository has no listing; the lookup reads the table as WP_User_Query does.
 			const term = query.term.trim();
 			const rows = services.store.db
 				.prepare(
-					`SELECT * FROM users WHERE ? = '' OR name LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\'
+					`SELECT * FROM users WHERE ? = '' OR name LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\' OR (? AND email LIKE ? ESCAPE '\\')
 					 ORDER BY COALESCE(display_name, name) COLLATE NOCASE, id LIMIT ?`,
 				)
-				.all(term, like(term), like(term), like(term), query.items_count) as UserRow[];
-			// Email addresses only for those who may list users (WordPress's `list_users`).
-			const emails = can(siteUser, 'list_users');
+				.all(term, like(term), like(term), emails ? 1 : 0, like(term), query.items_count) as UserRow[];
 			return rows.map((user) =>
 				translate(
 					{

@@ -64,20 +64,41 @@ export function checkItemContext(user: UserRow | null, def: PostType, row: Conte
 export const canManageTerms = (user: UserRow | null) => can(user, 'manage_categories');
 
 /**
- * `canRead` as SQL over `content c`, for the engine's queries. The REST collections filter their page
- * with `canRead` instead, after counting every match, as WordPress's `found_posts` does.
+ * `canRead` as SQL over `content c` (or another alias), for queries: the engine's, and the REST
+ * collections, whose totals count only what the caller may read.
  */
-export function readableSql(user: UserRow | null, def: PostType): Sql {
+export function readableSql(user: UserRow | null, def: PostType, alias = 'c'): Sql {
 	const caps = def.caps;
-	const parts = ["c.status = 'publish'"];
+	const parts = [`${alias}.status = 'publish'`];
 	const params: unknown[] = [];
 	if (user && can(user, 'read')) {
-		parts.push('(c.author = ? AND c.author <> 0)');
+		parts.push(`(${alias}.author = ? AND ${alias}.author <> 0)`);
 		params.push(user.id);
 	}
-	if (can(user, caps.read_private_posts)) parts.push("c.status = 'private'");
+	if (can(user, caps.read_private_posts)) parts.push(`${alias}.status = 'private'`);
 	if (can(user, caps.edit_others_posts)) {
-		parts.push(can(user, caps.edit_published_posts) ? "c.status NOT IN ('publish', 'private')" : "c.status NOT IN ('publish', 'private', 'future')");
+		parts.push(can(user, caps.edit_published_posts) ? `${alias}.status NOT IN ('publish', 'private')` : `${alias}.status NOT IN ('publish', 'private', 'future')`);
 	}
 	return { sql: `(${parts.join(' OR ')})`, params };
+}
+
+/** `canEdit` as SQL over `content c`: what a query may look into behind a password or in `_` meta. */
+export function editableSql(user: UserRow | null, def: PostType): Sql {
+	if (!user) return { sql: '0', params: [] };
+	const caps = def.caps;
+	const pick = (conditions: [boolean, string][]) => conditions.filter(([ok]) => ok).map(([, sql]) => sql).join(' OR ') || '0';
+	// `published` as mayChange reads it: a trashed item counts as what it was.
+	const published = "coalesce(CASE WHEN c.status = 'trash' THEN c.trashed_status ELSE c.status END, '') IN ('publish', 'future')";
+	const own = pick([
+		[can(user, caps.edit_published_posts), published],
+		[can(user, caps.edit_posts), `NOT ${published}`],
+	]);
+	const others = can(user, caps.edit_others_posts)
+		? pick([
+				[true, "c.status NOT IN ('publish', 'future', 'private')"],
+				[can(user, caps.edit_published_posts), "c.status IN ('publish', 'future')"],
+				[can(user, caps.edit_private_posts), "c.status = 'private'"],
+			])
+		: '0';
+	return { sql: `(CASE WHEN c.author = ? AND c.author <> 0 THEN (${own}) ELSE (${others}) END)`, params: [user.id] };
 }

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import { ApiError, badRequest, notFound } from '../../http/errors';
 import { phpQuery } from '../../http/query';
 import { type AllowContext, type Method, type Route, requestContext, route, setAnswerContext } from '../../http/route';
+import { hashSecret, sameDigest } from '../../security';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { CommentRow, ContentRow, UserRow } from '../../store/types';
 import { sitePostTypes } from '../registry';
 import { can } from '../roles';
-import { authCode, canEdit, canRead, denied } from './capabilities';
+import { authCode, canEdit, canRead, denied, editableSql, readableSql } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
 import { fieldArg, itemAnswer, trashOrDeleteAnswer, wpItemSchema } from '../item-schema';
 import { DIGITS, type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
@@ -111,12 +112,54 @@ function canEditComment(services: Services, user: UserRow | null, post: ContentR
 	return can(user, 'moderate_comments') || canEdit(user, typeOf(services, post), post);
 }
 
+/** Whether `given` is the post's password (WordPress's `can_access_password_content`). */
+const opens = (post: ContentRow, given: string | undefined) => !!given && post.password !== '' && sameDigest(hashSecret(given), hashSecret(post.password));
+
+/**
+ * WordPress's `check_read_post_permission`: a readable post, and behind a password only with the password
+ * (given for the one post or comment asked for) or the right to edit it.
+ */
+function canReadPost(services: Services, user: UserRow | null, post: ContentRow, password?: string): boolean {
+	const def = typeOf(services, post);
+	return canRead(user, def, post) && (post.password === '' || opens(post, password) || canEdit(user, def, post));
+}
+
 /** WordPress's `check_read_permission` for one comment. */
-function canReadComment(services: Services, user: UserRow | null, row: CommentRow, post: ContentRow): boolean {
-	if (row.status === 'approved' && canRead(user, typeOf(services, post), post)) return true;
+function canReadComment(services: Services, user: UserRow | null, row: CommentRow, post: ContentRow, password?: string): boolean {
+	if (row.status === 'approved' && canReadPost(services, user, post, password)) return true;
 	if (!user) return false;
 	if (row.author && row.author === user.id) return true;
 	return canEditComment(services, user, post);
+}
+
+/** A condition on the item's capabilities over `content c`: `typeOf` gives pages theirs, every other type the posts'. */
+function byCaps(condition: (def: PostType) => Sql): Sql {
+	const page = condition(PAGE);
+	const other = condition(POST);
+	return { sql: `(CASE WHEN c.type = 'page' THEN ${page.sql} ELSE ${other.sql} END)`, params: [...page.params, ...other.params] };
+}
+
+/**
+ * `canReadComment` as SQL over `comments cm JOIN content c`, so that the list's filters, search, total and
+ * paging see only what the caller may read (WordPress's `found_comments` counts the comments `get_items`
+ * then hides; issue 37). `opened`: the post whose password was given.
+ */
+function readableCommentSql(user: UserRow | null, opened: number): Sql {
+	if (can(user, 'moderate_comments')) return { sql: '1', params: [] };
+	const post = byCaps((def) => {
+		const [read, edit] = [readableSql(user, def), editableSql(user, def)];
+		return { sql: `(${read.sql} AND (c.password = '' OR c.id = ? OR ${edit.sql}))`, params: [...read.params, opened, ...edit.params] };
+	});
+	const approved = { sql: `(cm.status = 'approved' AND ${post.sql})`, params: post.params };
+	if (!user) return approved;
+	const edit = byCaps((def) => editableSql(user, def));
+	return { sql: `(${approved.sql} OR (cm.author = ? AND cm.author <> 0) OR ${edit.sql})`, params: [...approved.params, user.id, ...edit.params] };
+}
+
+/** A `password` the request carries (WordPress reads it from the query or the body, declared or not). */
+function passwordOf(request: { query: unknown; body: unknown }): string | undefined {
+	const given = (request.query as { password?: unknown } | undefined)?.password ?? (request.body as { password?: unknown } | undefined)?.password;
+	return typeof given === 'string' ? given : undefined;
 }
 
 /** The comment with this id and its item, or WordPress's 404. */
@@ -152,7 +195,26 @@ function moderated(row: Pick<CommentRow, 'status' | 'trashed_status'>, verb: str
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const emailParam = z.string().max(100).refine((v) => v === '' || EMAIL.test(v), { error: 'must be an email address' });
-const urlParam = z.string().refine((v) => v === '' || URL.canParse(v), { error: 'must be a URL' });
+/** An author's link: http(s) only (WordPress's `esc_url_raw` keeps no `javascript:`; `data:` and the like have no place under a name either). */
+const urlParam = z.string().refine((v) => v === '' || (URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol)), { error: 'must be an http(s) URL' });
+
+/**
+ * A comment author's name as WordPress stores it (`pre_comment_author_name`: `sanitize_text_field`, then
+ * `_wp_specialchars`): a `<` that opens no tag is text, tags go (script and style with their text), white
+ * space is folded, and `&`, `<`, `>` are entities (an entity already written stays).
+ */
+function authorName(text: string): string {
+	return text
+		.replace(/<[^<>]*(?=<|$)/g, (lone) => `&lt;${lone.slice(1)}`)
+		.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+		.replace(/<[^>]*>/g, '')
+		.replace(/\s+/g, ' ')
+		.trim()
+		.replace(/&(?!(?:[a-z][a-z0-9]*|#\d+|#x[0-9a-f]+);)/gi, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;');
+}
+
 const ipParam = z.string().refine((v) => isIP(v) !== 0, { error: 'must be an IP address' });
 
 /** The comment's `content` (WordPress's comments item schema). */
@@ -204,7 +266,7 @@ const commentBody = z.object({
 	author: wpInt(0).optional(),
 	author_email: emailParam.optional(),
 	author_ip: ipParam.optional().meta({ description: 'IP address for the comment author.', format: 'ip' }),
-	author_name: z.string().max(245).optional(),
+	author_name: z.string().max(245).transform(authorName).optional(),
 	author_url: urlParam.max(200).optional(),
 	author_user_agent: z.string().max(254).optional().meta({ description: 'User agent for the comment author.' }),
 	// A string or `{raw}`, shown as the item schema's field.
@@ -237,26 +299,30 @@ function dateOf(body: CommentBody, zone: string): number | undefined {
 	return undefined;
 }
 
+/** WordPress's refusal of a field only moderators write. */
+const notAllowed = (user: UserRow | null, field: string, code: string) => denied(user, code, `Sorry, you are not allowed to edit '${field}' for comments.`);
+
+const cannotReadPost = (user: UserRow | null) => denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
+
 /**
  * WordPress's `create_item_permissions_check` for a comment: signed in (anonymous comments are off by
  * default), moderator-only fields, and an existing post the caller may read, neither draft nor trash,
  * open to comments. The caller, the post and whether the caller moderates; throws WordPress's refusal.
  */
-function createPermission(services: Services, user: UserRow | null, body: z.output<typeof commentBody>, ip: string) {
+function createPermission(services: Services, user: UserRow | null, body: z.output<typeof commentBody>, request: { ip: string; query: unknown; body: unknown }) {
 	// WordPress's `rest_allow_anonymous_comments` filter is false by default.
 	if (!user) throw new ApiError(401, 'Sorry, you must be logged in to comment.', 'rest_comment_login_required');
 	const moderator = can(user, 'moderate_comments');
-	const notAllowed = (field: string, code: string) => denied(user, code, `Sorry, you are not allowed to edit '${field}' for comments.`);
-	if (body.author !== undefined && body.author !== user.id && !moderator) throw notAllowed('author', 'rest_comment_invalid_author');
-	if (body.author_ip !== undefined && !moderator && body.author_ip !== ip) throw notAllowed('author_ip', 'rest_comment_invalid_author_ip');
-	if (body.status !== undefined && !moderator) throw notAllowed('status', 'rest_comment_invalid_status');
+	if (body.author !== undefined && body.author !== user.id && !moderator) throw notAllowed(user, 'author', 'rest_comment_invalid_author');
+	if (body.author_ip !== undefined && !moderator && body.author_ip !== request.ip) throw notAllowed(user, 'author_ip', 'rest_comment_invalid_author_ip');
+	if (body.status !== undefined && !moderator) throw notAllowed(user, 'status', 'rest_comment_invalid_status');
 	const noPost = () => new ApiError(403, 'Sorry, you are not allowed to create this comment without a post.', 'rest_comment_invalid_post_id');
 	if (!body.post) throw noPost();
 	const post = services.store.content.get(body.post);
 	if (!post || post.type === 'revision') throw noPost();
 	if (post.status === 'draft') throw new ApiError(403, 'Sorry, you are not allowed to create a comment on this post.', 'rest_comment_draft_post');
 	if (post.status === 'trash') throw new ApiError(403, 'Sorry, you are not allowed to create a comment on this post.', 'rest_comment_trash_post');
-	if (!canRead(user, typeOf(services, post), post)) throw denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
+	if (!canReadPost(services, user, post, passwordOf(request))) throw cannotReadPost(user);
 	if (post.comment_status !== 'open') throw new ApiError(403, 'Sorry, comments are closed for this item.', 'rest_comment_closed');
 	return { user, post, moderator };
 }
@@ -277,7 +343,7 @@ function checkParent(services: Services, parent: number, post: number, self?: nu
 function authorFields(services: Services, id: number) {
 	const user = services.store.users.byId(id);
 	if (!user) throw badRequest('Invalid comment author ID.', 'rest_comment_author_invalid');
-	return { author: user.id, author_name: user.display_name ?? user.name, author_email: user.email ?? '', author_url: '' };
+	return { author: user.id, author_name: authorName(user.display_name ?? user.name), author_email: user.email ?? '', author_url: '' };
 }
 
 export function commentRoutes(): Route[] {
@@ -306,6 +372,12 @@ export function commentRoutes(): Route[] {
 				const row = services.store.tx(() => {
 					const { row: before, post } = findComment(services, id);
 					if (!canEditComment(services, user, post)) throw denied(user, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.');
+					// Editing a comment on one's own post does not make it another user's, nor moves it to another
+					// post: only moderators change `author` and `post` (WordPress lets whoever may edit it; issue 37).
+					if (!can(user, 'moderate_comments')) {
+						if (body.author !== undefined && body.author !== before.author) throw notAllowed(user, 'author', 'rest_comment_invalid_author');
+						if (body.post !== undefined && body.post !== before.post) throw notAllowed(user, 'post', 'rest_comment_invalid_post_id');
+					}
 					if (body.type !== undefined && body.type !== before.type) {
 						throw new ApiError(404, 'Sorry, you are not allowed to change the comment type.', 'rest_comment_invalid_type');
 					}
@@ -383,11 +455,12 @@ export function commentRoutes(): Route[] {
 			errors: [403],
 			handler: ({ services, siteUser: user, query: q, request, reply }) => {
 				const { zone } = contentEnv(services, user, POST);
+				// The password opens the one post asked for alone, as in WordPress.
+				const opened = q.post.length === 1 ? services.store.content.get(q.post[0]) : undefined;
+				const openedId = opened && opens(opened, q.password) ? opened.id : 0;
 				for (const id of q.post) {
 					const post = id ? services.store.content.get(id) : undefined;
-					if (post && !canRead(user, typeOf(services, post), post)) {
-						throw denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
-					}
+					if (post && !canReadPost(services, user, post, id === openedId ? q.password : undefined)) throw cannotReadPost(user);
 					if (id === 0 && !can(user, 'moderate_comments')) throw denied(user, 'rest_cannot_read', 'Sorry, you are not allowed to read comments without a post.');
 				}
 				if (q.context === 'edit' && !can(user, 'moderate_comments')) throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
@@ -401,9 +474,8 @@ export function commentRoutes(): Route[] {
 					].filter(Boolean);
 					if (forbidden.length) throw new ApiError(authCode(user), `Query parameter not permitted: ${forbidden.join(', ')}`, 'rest_forbidden_param');
 				}
-				// As WordPress's: the query counts every matching comment (`found_comments`), the page then keeps
-				// those the caller may read (`check_read_permission`).
-				const where = new Where();
+				// Every filter, the search and the counts see only the comments the caller may read.
+				const where = new Where().addSql(readableCommentSql(user, openedId));
 				if (q.status === 'all' || q.status === 'any') where.add("cm.status IN ('approved', 'hold')");
 				else where.add('cm.status = ?', q.status === 'approve' ? 'approved' : q.status);
 				if (q.type !== 'all') where.add('cm.type = ?', q.type);
@@ -418,9 +490,11 @@ export function commentRoutes(): Route[] {
 				if (q.after) where.add('cm.date_gmt > ?', parseDateTime(q.after, zone));
 				if (q.before) where.add('cm.date_gmt < ?', parseDateTime(q.before, zone));
 				if (q.search?.trim()) {
-					// WP_Comment_Query searches the whole text in the author fields and the content.
+					// WP_Comment_Query searches the whole text in the author fields and the content; the e-mail and
+					// IP only for moderators, who alone are shown them (else a search reads them out letter by letter).
 					const like = `%${q.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-					const columns = ['cm.author_name', 'cm.author_email', 'cm.author_url', 'cm.author_ip', 'cm.content'];
+					const shown = can(user, 'moderate_comments') ? ['cm.author_email', 'cm.author_ip'] : [];
+					const columns = ['cm.author_name', 'cm.author_url', ...shown, 'cm.content'];
 					where.add(`(${columns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`, ...columns.map(() => like));
 				}
 				const dir = q.order === 'asc' ? 'ASC' : 'DESC';
@@ -434,11 +508,7 @@ export function commentRoutes(): Route[] {
 				const totalPages = Math.ceil(total / q.per_page);
 				checkPage(q.page, totalPages, total, 'rest_comment_invalid_page_number');
 				pagingHeaders(reply, request, `${contentBase(services)}/comments`, q.page, total, totalPages);
-				const visible = (row: CommentRow) => {
-					const post = services.store.content.get(row.post);
-					return !!post && canReadComment(services, user, row, post);
-				};
-				return rows.filter(visible).map((row) => commentView(services, row, q.context, zone));
+				return rows.map((row) => commentView(services, row, q.context, zone));
 			},
 		}),
 
@@ -450,7 +520,7 @@ export function commentRoutes(): Route[] {
 			// WordPress's permission callback, run on the request as it came (a throw is a no).
 			allowed: ({ services, siteUser, request }) => {
 				const body = createBody.safeParse(request.body ?? {});
-				return body.success && !!createPermission(services, siteUser, body.data, request.ip);
+				return body.success && !!createPermission(services, siteUser, body.data, request);
 			},
 			body: createBody,
 			answer: COMMENT_ANSWER,
@@ -459,7 +529,7 @@ export function commentRoutes(): Route[] {
 			errors: [403, 409],
 			handler: ({ services, siteUser, body, request, reply }) => {
 				const { zone } = contentEnv(services, siteUser, POST);
-				const { user, post, moderator } = createPermission(services, siteUser, body, request.ip);
+				const { user, post, moderator } = createPermission(services, siteUser, body, request);
 				// WordPress answers a new comment in the view context to who does not moderate.
 				if (!moderator) setAnswerContext(request, 'view');
 
@@ -513,9 +583,10 @@ export function commentRoutes(): Route[] {
 			auth: 'site',
 			summary: 'Get a comment',
 			schema: commentItemSchema,
-			allowed: onComment((user, { row, post }, ctx) =>
-				(requestContext(ctx.request) !== 'edit' || can(user, 'moderate_comments')) && canReadComment(ctx.services, user, row, post) && canRead(user, typeOf(ctx.services, post), post),
-			),
+			allowed: onComment((user, { row, post }, ctx) => {
+				const password = passwordOf(ctx.request);
+				return (requestContext(ctx.request) !== 'edit' || can(user, 'moderate_comments')) && canReadComment(ctx.services, user, row, post, password) && canReadPost(ctx.services, user, post, password);
+			}),
 			params: idParams,
 			patterns: { id: DIGITS },
 			query: phpQuery({ context: contextParam, password: z.string().optional() }),
@@ -525,10 +596,8 @@ export function commentRoutes(): Route[] {
 				const { zone } = contentEnv(services, user, POST);
 				const { row, post } = findComment(services, pathId(request, params.id));
 				if (query.context === 'edit' && !can(user, 'moderate_comments')) throw denied(user, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
-				if (!canReadComment(services, user, row, post)) throw denied(user, 'rest_cannot_read', 'Sorry, you are not allowed to read this comment.');
-				if (!canRead(user, typeOf(services, post), post)) {
-					throw denied(user, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
-				}
+				if (!canReadComment(services, user, row, post, query.password)) throw denied(user, 'rest_cannot_read', 'Sorry, you are not allowed to read this comment.');
+				if (!canReadPost(services, user, post, query.password)) throw cannotReadPost(user);
 				return commentView(services, row, query.context, zone);
 			},
 		}),

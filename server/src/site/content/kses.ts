@@ -34,10 +34,7 @@ const COMMENT_TAGS: Record<string, string[]> = {
 /** What every post tag also takes (`_wp_add_global_attributes`), besides `data-*`. */
 const GLOBAL_ATTRIBUTES = ['aria-describedby', 'aria-details', 'aria-hidden', 'aria-label', 'aria-labelledby', 'class', 'dir', 'id', 'lang', 'role', 'style', 'title', 'xml:lang'];
 
-/**
- * `$allowedposttags`, each tag's own attributes (the global ones are added below). `object` is left out:
- * WordPress takes it only for a PDF of the site itself (`_wp_kses_allow_pdf_objects`).
- */
+/** `$allowedposttags`, each tag's own attributes (the global ones are added below), but `object` (`POST_TAGS`). */
 const POST_TAG_ATTRIBUTES: Record<string, string[]> = {
 	address: [],
 	a: ['download', 'href', 'name', 'rel', 'rev', 'target'],
@@ -92,7 +89,6 @@ const POST_TAG_ATTRIBUTES: Record<string, string[]> = {
 	mark: [],
 	menu: ['type'],
 	nav: ['align'],
-	object: ['data', 'type'],
 	p: ['align'],
 	pre: ['width'],
 	q: ['cite'],
@@ -127,10 +123,18 @@ const POST_TAG_ATTRIBUTES: Record<string, string[]> = {
 	ol: ['reversed', 'start', 'type'],
 	var: [],
 	video: ['autoplay', 'controls', 'height', 'loop', 'muted', 'playsinline', 'poster', 'preload', 'src', 'width'],
-
 };
 
-const POST_TAGS = Object.fromEntries(Object.entries(POST_TAG_ATTRIBUTES).map(([tag, attrs]) => [tag, [...attrs, ...GLOBAL_ATTRIBUTES]]));
+/**
+ * The post tags with the global attributes. `object` is in WordPress's list with a `data` and a `type`
+ * it requires, which it takes only for a PDF of the site itself (`_wp_kses_allow_pdf_objects`,
+ * `application/pdf`); without them it keeps the tag bare (`<object>`: kses cannot drop the closing tag)
+ * or, self-closing, drops it. The server takes no such PDF: every `<object>` is bare (`ksesFilter`).
+ */
+const POST_TAGS = {
+	...Object.fromEntries(Object.entries(POST_TAG_ATTRIBUTES).map(([tag, attrs]) => [tag, [...attrs, ...GLOBAL_ATTRIBUTES]])),
+	object: [],
+};
 
 /** `wp_allowed_protocols`. */
 export const ALLOWED_PROTOCOLS = ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'];
@@ -153,11 +157,10 @@ const CSS_PROPERTIES = new Set(
 		'padding-block-end padding-inline-start padding-inline-end flex flex-basis flex-direction flex-flow flex-grow flex-shrink flex-wrap ' +
 		'gap row-gap grid-template-columns grid-auto-columns grid-column-start grid-column-end grid-column-gap grid-template-rows ' +
 		'grid-auto-rows grid-row-start grid-row-end grid-row-gap grid-gap justify-content justify-items justify-self align-content ' +
-		'align-items align-self clear cursor direction float list-style-type object-fit object-position overflow vertical-align list-style ' +
-		'list-style-image'
+		'align-items align-self clear cursor direction float list-style-type object-fit object-position overflow vertical-align'
 	).split(' '),
 );
-/** Properties whose value may hold a `url()` (of an allowed protocol) or, the first two, a gradient. */
+/** Properties whose value may hold a `url()` (of an allowed protocol) or, the first two, a gradient (`list-style` is not allowed). */
 const CSS_URL_PROPERTIES = new Set(['background', 'background-image', 'cursor', 'list-style', 'list-style-image']);
 const GRADIENT = /^(repeating-)?(linear|radial|conic)-gradient\(([^()]|rgba?\([^()]*\))*\)$/;
 /** CSS functions a value may use; anything else with `\ ( & } =` or a comment is refused. */
@@ -195,12 +198,15 @@ function cutProtocolOnce(url: string, count: number): string {
 const decodeEntities = (text: string) =>
 	text.replace(/&#0*([0-9]+);/g, (_, n: string) => String.fromCodePoint(Number(n) % 0x110000)).replace(/&#[Xx]0*([0-9A-Fa-f]+);/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16) % 0x110000));
 
-/** `safecss_filter_attr`: the declarations of an inline style that WordPress keeps, joined by `;`. */
+/**
+ * `safecss_filter_attr`: the declarations of an inline style that WordPress keeps, joined by `;` as it
+ * joins them (a declaration of blanks is kept empty: `a; ;` -> `a;`).
+ */
 export function filterStyle(style: string): string {
-	const kept: string[] = [];
-	for (const raw of style.replace(/[\r\n\t]/g, '').split(';')) {
+	let kept = '';
+	for (const raw of style.replace(/[\r\n\t]/g, '').trim().split(';')) {
+		if (!raw) continue;
 		const item = raw.trim();
-		if (!item) continue;
 		let test = item;
 		const colon = item.indexOf(':');
 		if (colon >= 0) {
@@ -221,9 +227,9 @@ export function filterStyle(style: string): string {
 			}
 			if (gradients && GRADIENT.test(value)) test = test.replace(value, '');
 		}
-		if (!UNSAFE_CSS.test(test.replace(CSS_FUNCTIONS, ''))) kept.push(item);
+		if (!UNSAFE_CSS.test(test.replace(CSS_FUNCTIONS, ''))) kept += kept ? `;${item}` : item;
 	}
-	return kept.join(';');
+	return kept;
 }
 
 function ksesFilter(tags: Record<string, string[]>, dataAttributes: boolean): FilterXSS {
@@ -234,12 +240,16 @@ function ksesFilter(tags: Record<string, string[]>, dataAttributes: boolean): Fi
 			if (!clean) return '';
 		}
 		if (URI_ATTRIBUTES.has(name)) clean = cutBadProtocols(value);
+		// `a download` is valueless only (`'valueless' => 'y'`): a file name given with it goes.
+		if (name === 'download') return value === '' ? name : '';
 		return `${name}="${clean.replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}"`;
 	};
 	const options: IFilterXSSOptions = {
 		whiteList: tags,
 		// Tags not allowed go, their text stays (kses has no list of tags whose body goes with them).
 		stripIgnoreTag: true,
+		// `<object>` is bare, or gone when self-closing (see POST_TAGS).
+		onTag: (tag, html, { isClosing, isWhite }) => (tag === 'object' && isWhite && !isClosing ? (/\/\s*>$/.test(html) ? '' : '<object>') : undefined),
 		onTagAttr: (_tag, name, value, isWhite) => (isWhite ? attribute(name, value) : undefined),
 		// `data-*` on post tags (`_wp_add_global_attributes`).
 		onIgnoreTagAttr: (_tag, name, value) => (dataAttributes && /^data-[a-z0-9_-]+$/.test(name) ? attribute(name, value) : ''),

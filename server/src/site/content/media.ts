@@ -7,7 +7,7 @@ import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import { can } from '../roles';
-import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied } from './capabilities';
+import { canDelete, canEdit, canRead, checkItemContext, checkListContext, denied, readableSql } from './capabilities';
 import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit, ImageEditError, missingCopies, missingSizes, sizeDetails, type StoredDetails } from './media-details';
 import { deletedAnswer, fieldArg } from '../item-schema';
 import { captionField, descriptionField } from './post-schema';
@@ -192,6 +192,20 @@ function canReadMedia(services: Services, user: UserRow | null, row: ContentRow)
 	if (!parent) return true;
 	const def = PARENT_TYPES.find((d) => d.type === parent.type);
 	return !!def && canRead(user, def, parent);
+}
+
+/** `canReadMedia` as SQL over `content c`: what media lists count and the engine's queries find. */
+export function readableMediaSql(user: UserRow | null): Sql {
+	const own = readableSql(user, MEDIA);
+	const parent = (sql: string) => `SELECT 1 FROM content p WHERE p.id = c.parent${sql}`;
+	const readableParent = PARENT_TYPES.map((def) => {
+		const readable = readableSql(user, def, 'p');
+		return { sql: `(p.type = ? AND ${readable.sql})`, params: [def.type, ...readable.params] };
+	});
+	return {
+		sql: `(${own.sql} OR (c.status = 'inherit' AND (NOT EXISTS (${parent('')}) OR EXISTS (${parent(` AND (${readableParent.map((p) => p.sql).join(' OR ')})`)}))))`,
+		params: [...own.params, ...readableParent.flatMap((p) => p.params)],
+	};
 }
 
 /** `media_type` and `mime_type` together: items of any of the named kinds or types, as WordPress merges them. */
@@ -439,7 +453,7 @@ export const mediaRoutes: Route[] = [
 			checkStatuses(user, MEDIA, params.status, 'inherit');
 			checkListContext(user, MEDIA, params.context);
 			checkOrderby(params);
-			const where = collectionWhere(services, user, MEDIA, params, env.zone);
+			const where = collectionWhere(services, user, MEDIA, params, env.zone, readableMediaSql(user));
 			if (params.parent.length) where.addSql(inList('c.parent', params.parent));
 			if (params.parent_exclude.length) where.addSql(inList('c.parent', params.parent_exclude, true));
 			const types = mimeSql(params);
@@ -472,7 +486,7 @@ export const mediaRoutes: Route[] = [
 		// 412: the file is not the one its Content-MD5 names.
 		errors: [403, 412],
 		handler: async ({ services, siteUser: user, request, reply }) => {
-			const { fields, file } = readUpload(request);
+			const { fields, file } = readUpload(request, services.config);
 			const input = { ...(request.query as object), ...fields };
 			const parsed = uploadFields.safeParse(input, builtInIssues);
 			if (!parsed.success) throw invalidParams(parsed.error, input, 'query');

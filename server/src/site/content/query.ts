@@ -4,11 +4,11 @@ import type { Sql } from '../../store/content';
 import type { ContentRow, UserRow } from '../../store/types';
 import type { Services } from '../../services';
 import { can } from '../roles';
-import { denied } from './capabilities';
+import { denied, editableSql, readableSql } from './capabilities';
 import { parseDateTime } from './dates';
 import type { CollectionParams, TermFilter } from './params';
 import { sanitizeTitle } from './render';
-import { ANY_STATUSES, type PostType } from './types';
+import { ANY_STATUSES, customPostType, PAGE, type PostType } from './types';
 
 /** Conditions joined with AND, each with its bound values. */
 export class Where {
@@ -99,6 +99,29 @@ function relevanceSql(search: string): Sql {
 	return { sql: `(CASE ${whens.map((w) => w.sql).join(' ')} ELSE 6 END)`, params: whens.flatMap((w) => w.params) };
 }
 
+/** A site post type by its slug, as queries need it: its capabilities (pages have their own, the others the posts'). */
+export const queryType = (slug: string): PostType => (slug === 'page' ? PAGE : customPostType(slug, slug));
+
+/** A condition that depends on the post type, over items of several types: `(c.type = ? AND …) OR …`. */
+export function perTypeSql(types: PostType[], condition: (def: PostType) => Sql): Sql {
+	const parts = types.map((def) => {
+		const part = condition(def);
+		return { sql: `(c.type = ? AND ${part.sql})`, params: [def.type, ...part.params] };
+	});
+	return parts.length ? { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) } : { sql: '0', params: [] };
+}
+
+/**
+ * Items whose protected parts a query may look into for the caller: those without a password, and those
+ * the caller may edit (who reads them in the edit context). Searches and meta clauses match only these,
+ * so no count or order tells what a password keeps (WordPress leaves protected posts out of anonymous
+ * searches; here out of the searches of anyone who may not edit them).
+ */
+export function openSql(user: UserRow | null, def: PostType): Sql {
+	const editable = editableSql(user, def);
+	return { sql: `(c.password = '' OR ${editable.sql})`, params: editable.params };
+}
+
 /** The terms a filter names, with their descendants when asked (categories' `include_children`). */
 function filterTerms(services: Services, filter: TermFilter, term: number): number[] {
 	return filter.include_children ? services.store.terms.withDescendants([term]) : [term];
@@ -155,21 +178,26 @@ export function checkStatuses(user: UserRow | null, def: PostType, statuses: str
 }
 
 /**
- * The filters of a content collection as SQL over `content c` (type, statuses and every parameter).
- * Readability is not among them: as WordPress's `WP_Query` (asked for explicit statuses, without
- * `perm`), the query counts every matching item and the route then drops those the caller may not
- * see (`runCollection`'s `visible`).
+ * The filters of a content collection as SQL over `content c` (type, statuses and every parameter),
+ * with what the caller may read (`readable`, by default `canRead`'s SQL): the list, its total and its
+ * paging see nothing else, so no count tells of another user's draft (WordPress's `found_posts` counts
+ * the items `get_items` then hides; issue 37).
  */
-export function collectionWhere(services: Services, user: UserRow | null, def: PostType, params: CollectionParams, zone: string): Where {
-	const where = new Where().add('c.type = ?', def.type);
+export function collectionWhere(
+	services: Services,
+	user: UserRow | null,
+	def: PostType,
+	params: CollectionParams,
+	zone: string,
+	readable: Sql = readableSql(user, def),
+): Where {
+	const where = new Where().add('c.type = ?', def.type).addSql(readable);
 	// `status=` (nothing) is the default, as in WordPress.
 	const statuses = params.status.includes('any') ? ANY_STATUSES : params.status.length ? params.status : ['publish'];
 	where.addSql(inList('c.status', statuses));
 	if (params.search !== undefined && params.search.trim() !== '') {
 		const search = searchSql(params.search, params.search_columns, params.search_semantics === 'exact');
-		if (search) where.addSql(search);
-		// As WordPress: an anonymous search leaves out password-protected items.
-		if (!user) where.add("c.password = ''");
+		if (search) where.addSql(search).addSql(openSql(user, def));
 	}
 	if (params.after) where.add('c.date_gmt > ?', parseDateTime(params.after, zone));
 	if (params.before) where.add('c.date_gmt < ?', parseDateTime(params.before, zone));
@@ -263,10 +291,10 @@ export function checkPage(page: number, totalPages: number, total: number, code 
 
 /**
  * Runs a content collection query: one page (`offset` replaces paging, as in WordPress), the total,
- * and with `ignore_sticky=false` the sticky posts first on the first page. As WordPress's `get_items`,
- * the total (`found_posts`) and the paging count every matching item, and the page then keeps only
- * those `visible` to the caller (`check_read_permission`, or `check_update_permission` for
- * `context=edit`), so a page may hold fewer items than `per_page`.
+ * and with `ignore_sticky=false` the sticky posts first on the first page. The total and the paging
+ * count what the caller may read (`collectionWhere`); as WordPress's `get_items`, the page then keeps
+ * only those `visible` to the caller (`check_read_permission`, or `check_update_permission` for
+ * `context=edit`), so a `context=edit` page may hold fewer items than `per_page`.
  */
 export function runCollection(
 	services: Services,

@@ -4,10 +4,11 @@ import { itemAnswer, wpItemSchema } from '../item-schema';
 import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
+import type { UserRow } from '../../store/types';
 import { sitePostTypes, siteTaxonomies } from '../registry';
 import { taxonomyDef } from './engine-types';
 import { idList, list, searchParam, wpInt } from './params';
-import { checkPage, collectionOrder, inList, pagingHeaders, searchSql } from './query';
+import { checkPage, collectionOrder, inList, openSql, pagingHeaders, perTypeSql, queryType, searchSql } from './query';
 import { termQuery } from './terms';
 import { FORMATS } from './types';
 import { contentBase } from './views';
@@ -72,13 +73,14 @@ const chosen = <T extends { slug: string }>(all: T[], subtype: string[]) => (sub
 
 const PERMALINK_KEY: Record<string, string> = { page: 'page_id' };
 
-function searchPosts(services: Services, params: SearchParams): Found {
+/** Published items; the search text does not look behind a password the caller may not open (`openSql`). */
+function searchPosts(services: Services, params: SearchParams, user: UserRow | null): Found {
 	const types = chosen(subtypesOf(services).post, params.subtype);
 	if (!types.length) return { items: [], total: 0 };
 	const parts: Sql[] = [inList('c.type', types.map((t) => t.slug)), { sql: "c.status = 'publish'", params: [] }];
 	const text = params.search ?? '';
 	const matched = text.trim() ? searchSql(text, [], false) : undefined;
-	if (matched) parts.push(matched);
+	if (matched) parts.push(matched, perTypeSql(types.map((t) => queryType(t.slug)), (def) => openSql(user, def)));
 	if (params.include.length) parts.push(inList('c.id', params.include));
 	if (params.exclude.length) parts.push(inList('c.id', params.exclude, true));
 	const where = { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
@@ -196,14 +198,14 @@ export const searchRoutes: Route[] = [
 		}),
 		// A term's result has its taxonomy as `type` (as WordPress answers, beyond its schema's enum).
 		answer: z.array(itemAnswer(searchResultItem().extend({ type: z.string().meta({ description: 'Object type: post, post-format, or the taxonomy of a term.' }) }))),
-		handler: ({ services, query, request, reply }) => {
+		handler: ({ services, siteUser, query, request, reply }) => {
 			// Each subtype must be a post type or taxonomy the search knows (or `any`), as WordPress's enum says.
 			const known = subtypeNames(services);
 			const unknown = query.subtype.filter((s) => s !== ANY && !known.includes(s));
 			if (unknown.length) {
 				throw invalidSubtype(unknown[0], [...new Set([...known, ANY])]);
 			}
-			const found = HANDLERS[query.type](services, query);
+			const found = HANDLERS[query.type](services, query, siteUser);
 			const totalPages = Math.ceil(found.total / query.per_page);
 			checkPage(query.page, totalPages, found.total, 'rest_search_invalid_page_number');
 			const collection = `${contentBase(services)}/search`;

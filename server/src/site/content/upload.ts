@@ -4,6 +4,7 @@ import mime from 'mime-types';
 import { ApiError, badRequest } from '../../http/errors';
 import { detectMime } from '../../media/load';
 import { dispositionParams, multipartFields } from '../../http/forms';
+import type { InputLimits } from '../../http/input-limits';
 
 /**
  * Reading a media upload as WordPress's attachments controller takes it: either a raw body (the file's
@@ -78,11 +79,11 @@ function upload(data: Buffer, name: string, declared: string | undefined): Uploa
  * query string) and its file. The file is read when asked for, so that the caller checks fields and
  * permissions first; a missing or empty file throws WordPress's errors then.
  */
-export function readUpload(request: FastifyRequest): { fields: Record<string, unknown>; file: () => Upload } {
+export function readUpload(request: FastifyRequest, limits: InputLimits): { fields: Record<string, unknown>; file: () => Upload } {
 	const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
 	const contentType = header(request, 'content-type');
 	if (contentType && /^multipart\/form-data\b/i.test(contentType)) {
-		const { fields, files } = multipartFields(body, contentType);
+		const { fields, files } = multipartFields(body, contentType, limits);
 		const file = files.find((part) => part.name === 'file');
 		return {
 			fields: fields as Record<string, unknown>,

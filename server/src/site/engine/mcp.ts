@@ -3,12 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { configSchema } from '../../config';
 import { ApiError } from '../../http/errors';
 import { REST_PREFIX } from '../../http/dispatch';
 import { type Route, route } from '../../http/route';
 import type { Services } from '../../services';
 import { answer, answerOf, allow } from './query-common';
-import { findTool, runTool, siteTools, toolAnswer } from './mcp-tools';
+import { findTool, type McpTool, runTool, siteTools, toolAnswer } from './mcp-tools';
 
 /**
  * engine/v1: the engine's MCP tools, listed and run one by one over REST, and served over the Model
@@ -39,24 +40,67 @@ function toolResult(data: unknown) {
 	return { content: [{ type: 'text' as const, text }], ...(structured ? { structuredContent: data as Record<string, unknown> } : {}) };
 }
 
-/** An MCP server for one request: the site's tools, each run as the request's caller. */
+/**
+ * A tool call refused for the size of the answer: JSON-RPC error -32000 (the server-error range), its
+ * message as it is (an McpError's would start with "MCP error -32000:", which the client adds again).
+ */
+const answerError = (message: string, data: Record<string, unknown>) => Object.assign(new Error(message), { code: -32000, data });
+
+/**
+ * An MCP server for one request: the site's tools, each run as the request's caller.
+ *
+ * Its tool calls share the request's answer: at most `--batch-answer-max-bytes`, as `/batch/v1`'s, so
+ * that a batch of calls over a large post cannot build hundreds of MiB. A call whose answer does not fit
+ * any more has run, and answers a JSON-RPC error saying so; the calls after it are not run (the answer
+ * is full: running them would only be work thrown away). The SDK starts the calls of a batch all at
+ * once: they are queued to run one at a time, in order, each after the event loop's turn, so that a
+ * call knows what is left of the answer and other requests (`/healthz`) are answered between two calls.
+ */
 function mcpServer(services: Services, request: FastifyRequest): Server {
 	const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+	const limit = services.config.batchAnswerMaxBytes;
+	let left = limit;
+	let turn: Promise<unknown> = Promise.resolve();
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
 		tools: siteTools(services, table()).map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
 	}));
-	server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+	server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
 		const tool = siteTools(services, table()).find((candidate) => candidate.name === params.name);
 		if (!tool) throw new McpError(ErrorCode.InvalidParams, `No MCP tool is named "${params.name}".`);
-		try {
-			return toolResult((await runTool(services, request, tool, params.arguments ?? {})).data);
-		} catch (error) {
-			// A route's refusal is the tool's error result, with the route's WordPress error as its content.
-			if (!(error instanceof ApiError)) throw error;
-			return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ code: error.code, message: error.message, data: { status: error.status, ...error.data } }) }] };
-		}
+		const call = turn.then(async () => {
+			await new Promise((resolve) => setImmediate(resolve));
+			if (left <= 0) {
+				const message = `Not run: the answer of this POST is full (at most ${limit} bytes, server setting --batch-answer-max-bytes). Send this call in another POST.`;
+				throw answerError(message, { code: 'rest_mcp_answer_full', limit });
+			}
+			const result = await callTool(services, request, tool, params.arguments ?? {});
+			// What the result adds to the answer: its JSON, the tool's text escaped once more.
+			const size = Buffer.byteLength(JSON.stringify(result));
+			if (size > left) {
+				left = 0;
+				const message =
+					`The tool ran, but its answer (${size} bytes) does not fit in the answer of this POST, at most ${limit} bytes ` +
+					'(server setting --batch-answer-max-bytes). What it wrote is kept: ask for less (fewer rows or columns), or read it back in another POST.';
+				throw answerError(message, { code: 'rest_mcp_answer_too_large', size, limit });
+			}
+			left -= size;
+			return result;
+		});
+		turn = call.catch(() => undefined);
+		return call;
 	});
 	return server;
+}
+
+/** Runs a tool as the request's caller: the route's answer as the tool's result, or its refusal as an error result. */
+async function callTool(services: Services, request: FastifyRequest, tool: McpTool, input: Record<string, unknown>) {
+	try {
+		return toolResult((await runTool(services, request, tool, input)).data);
+	} catch (error) {
+		// A route's refusal is the tool's error result, with the route's WordPress error as its content.
+		if (!(error instanceof ApiError)) throw error;
+		return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ code: error.code, message: error.message, data: { status: error.status, ...error.data } }) }] };
+	}
 }
 
 /** Headers of the Fastify request as the Fetch API's. */
@@ -67,6 +111,17 @@ function fetchHeaders(request: FastifyRequest): Headers {
 		for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
 	}
 	return headers;
+}
+
+/**
+ * The body of the transport's answer as bytes, with no copy for a body of one chunk (the SDK's JSON
+ * answer is one): `arrayBuffer()` copies it twice more, and `text()` decodes it for Fastify to encode
+ * again; for an answer of tens of MiB each copy holds the event loop.
+ */
+async function bodyBytes(response: Response): Promise<Buffer> {
+	const chunks: Uint8Array[] = [];
+	for await (const chunk of response.body ?? []) chunks.push(chunk);
+	return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks);
 }
 
 /**
@@ -83,11 +138,11 @@ async function handleMcp(services: Services, request: FastifyRequest, reply: Fas
 		const url = `${services.baseUrl}${REST_PREFIX}${V1}/mcp`;
 		const body = JSON.stringify(request.body ?? null);
 		const response = await transport.handleRequest(new Request(url, { method: 'POST', headers: fetchHeaders(request), body }), { parsedBody: request.body });
-		const text = await response.text();
+		const bytes = await bodyBytes(response);
 		if (response.status >= 400) {
 			let rpc: { error?: { code?: number; message?: string } } = {};
 			try {
-				rpc = JSON.parse(text);
+				rpc = JSON.parse(bytes.toString('utf8'));
 			} catch {
 				/* not JSON: the status says enough */
 			}
@@ -98,11 +153,14 @@ async function handleMcp(services: Services, request: FastifyRequest, reply: Fas
 		reply.code(response.status);
 		const type = response.headers.get('content-type');
 		if (type) reply.header('content-type', type);
-		return reply.send(text === '' ? undefined : text);
+		return reply.send(bytes.length === 0 ? undefined : bytes);
 	} finally {
 		await server.close();
 	}
 }
+
+/** Most messages a batch may have: the largest `--mcp-batch-max` can be. */
+const BATCH_CEILING = configSchema.shape.mcpBatchMax.unwrap().maxValue ?? 100;
 
 /** A JSON-RPC message (or a batch of them): what an MCP client POSTs. The SDK checks the rest. */
 const rpcMessage = z.looseObject({
@@ -199,14 +257,20 @@ export const mcpRoutes: Route[] = [
 		path: `${V1}/mcp`,
 		auth: 'site',
 		summary: 'The Model Context Protocol endpoint (streamable HTTP, stateless, JSON answers): initialize, tools/list, tools/call',
-		body: z.union([rpcMessage, z.array(rpcMessage).min(1).max(100)]),
+		// The setting's own ceiling here: an array past it is refused before its messages are checked.
+		body: z.union([rpcMessage, z.array(rpcMessage).min(1).max(BATCH_CEILING)]),
 		answer: z.union([rpcAnswer, z.array(rpcAnswer)]),
 		// 202 without a body: only notifications (or answers) were sent.
 		status: [200, 202],
 		// The transport's refusals: an Accept without JSON and an event stream (406), a body not JSON (415).
 		errors: [403, 406, 415],
-		handler: ({ services, siteUser, request, reply }) => {
+		handler: ({ services, siteUser, body, request, reply }) => {
 			allow(siteUser, 'edit_posts');
+			const max = services.config.mcpBatchMax;
+			if (Array.isArray(body) && body.length > max) {
+				const message = `This POST carries ${body.length} JSON-RPC messages: at most ${max} are taken in one batch (server setting --mcp-batch-max). Send them in several POSTs.`;
+				throw new ApiError(400, message, 'rest_mcp_batch_too_large', { jsonrpc_code: ErrorCode.InvalidRequest, limit: max });
+			}
 			return handleMcp(services, request, reply);
 		},
 	}),

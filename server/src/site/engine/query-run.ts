@@ -4,11 +4,11 @@ import { ApiError } from '../../http/errors';
 import type { Services } from '../../services';
 import type { Sql } from '../../store/content';
 import type { ContentRow, TermRow, UserRow } from '../../store/types';
-import { denied, readableSql } from '../content/capabilities';
+import { canEdit, denied, editableSql, readableSql } from '../content/capabilities';
 import { formatGmt, formatLocal } from '../content/dates';
-import { MEDIA } from '../content/media';
-import { collectionOrder, inList, searchSql, Where } from '../content/query';
-import { ANY_STATUSES, PAGE, POST, type PostType } from '../content/types';
+import { readableMediaSql } from '../content/media';
+import { collectionOrder, inList, openSql, perTypeSql, queryType, searchSql, Where } from '../content/query';
+import { ANY_STATUSES } from '../content/types';
 import { can } from '../roles';
 import { sitePostTypes } from '../registry';
 import { siteSettings } from '../settings';
@@ -18,7 +18,9 @@ import type { PostsArgs, QueryDefinition, TermsArgs, UsersArgs } from './query-d
  * Runs a query definition against the site's data, as the caller: posts are those the caller may
  * read (status and role, as `cms/v2` lists them), terms are public, users need `list_users`.
  * Rows have the fields of WordPress's objects (WP_Post, WP_Term, WP_User), as the public plugin's
- * query results do.
+ * query results do. What a password keeps and `_` meta are the business of those who may edit the
+ * post: the rows hide them from others (`postRow`), and searches and meta clauses do not look into
+ * them for others (`postsSql`), so no count or order tells of them either.
  */
 
 export type Row = Record<string, unknown>;
@@ -123,26 +125,22 @@ export function querySql(services: Services, user: UserRow | null, def: QueryDef
 
 // ---- posts ----
 
-/** The content-model type of a site post type: its capabilities and read rule. */
-const contentType = (slug: string): PostType => (slug === 'page' ? PAGE : slug === 'attachment' ? MEDIA : { ...POST, type: slug });
+/** A meta key WordPress protects (`is_protected_meta`): shown to, and queried for, those who may edit the post. */
+const isProtectedMeta = (key: string) => key.startsWith('_');
 
 function postsSql(services: Services, user: UserRow | null, args: PostsArgs): { where: Sql; order: Sql } {
 	const site = sitePostTypes(services.store).map((type) => type.slug);
-	const types = args.post_type.includes('any') ? site.filter((slug) => slug !== 'attachment') : args.post_type.filter((slug) => site.includes(slug));
+	const slugs = args.post_type.includes('any') ? site.filter((slug) => slug !== 'attachment') : args.post_type.filter((slug) => site.includes(slug));
+	const types = slugs.map(queryType);
 	const statuses = args.post_status.includes('any') ? ANY_STATUSES : args.post_status;
-	// Per type: its items in the asked statuses that the caller may read (media: `inherit` is public).
-	const perType = types.map((slug) => {
-		const readable = readableSql(user, contentType(slug));
-		const read = slug === 'attachment' ? { sql: `(c.status = 'inherit' OR ${readable.sql})`, params: readable.params } : readable;
-		return { sql: `(c.type = ? AND ${read.sql})`, params: [slug, ...read.params] };
-	});
 	const where = new Where();
-	where.add(perType.length ? `(${perType.map((part) => part.sql).join(' OR ')})` : '0', ...perType.flatMap((part) => part.params));
+	// Per type: its items in the asked statuses that the caller may read (media: as the media routes).
+	where.addSql(perTypeSql(types, (def) => (def.type === 'attachment' ? readableMediaSql(user) : readableSql(user, def))));
 	where.addSql(inList('c.status', statuses));
+	const seen = { open: perTypeSql(types, (def) => openSql(user, def)), editable: perTypeSql(types, (def) => editableSql(user, def)) };
 	if (args.search?.trim()) {
 		const search = searchSql(args.search, [], false);
-		if (search) where.addSql(search);
-		if (!user) where.add("c.password = ''");
+		if (search) where.addSql(search).addSql(seen.open);
 	}
 	if (args.author.length) where.addSql(inList('c.author', args.author));
 	if (args.include.length) where.addSql(inList('c.id', args.include));
@@ -150,7 +148,7 @@ function postsSql(services: Services, user: UserRow | null, args: PostsArgs): { 
 	if (args.parent.length) where.addSql(inList('c.parent', args.parent));
 	const tax = taxSql(services, args);
 	if (tax) where.addSql(tax);
-	const meta = metaSql(args);
+	const meta = metaSql(args, seen);
 	if (meta) where.addSql(meta);
 	const order = collectionOrder({ orderby: args.orderby, order: args.order === 'ASC' ? 'asc' : 'desc', search: args.search, include: args.include });
 	return { where: where.sql(), order };
@@ -177,28 +175,43 @@ function taxSql(services: Services, args: PostsArgs): Sql | undefined {
 	return clauses.length ? joinSql(clauses, args.tax_relation) : undefined;
 }
 
-/** `meta_query` over the item's meta fields (JSON), joined by `meta_relation`. */
-function metaSql(args: PostsArgs): Sql | undefined {
+/**
+ * `meta_query` over the item's meta fields (JSON), joined by `meta_relation`. A clause matches only
+ * items whose meta the caller sees in the rows: `seen.open` ones, `seen.editable` ones for `_` keys.
+ */
+function metaSql(args: PostsArgs, seen: { open: Sql; editable: Sql }): Sql | undefined {
 	const clauses = args.meta_query.map((clause): Sql => {
-		const field = { sql: 'json_extract(c.meta, ?)', params: [`$."${clause.key}"`] };
-		if (clause.compare === 'EXISTS' || clause.compare === 'NOT EXISTS') {
-			return { sql: `${field.sql} IS ${clause.compare === 'EXISTS' ? 'NOT ' : ''}NULL`, params: field.params };
-		}
-		// SQLite has no booleans: JSON's true and false are stored, and compared, as 1 and 0.
-		const value = typeof clause.value === 'boolean' ? Number(clause.value) : (clause.value ?? '');
-		if (clause.compare === 'LIKE' || clause.compare === 'NOT LIKE') {
-			const like = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-			return { sql: `coalesce(${field.sql}, '') ${clause.compare} ? ESCAPE '\\'`, params: [...field.params, like] };
-		}
-		// Numbers compare as numbers, anything else as text (WordPress's CHAR meta type).
-		return { sql: `${field.sql} ${clause.compare === '!=' ? '<>' : clause.compare} ?`, params: [...field.params, value] };
+		const condition = metaClauseSql(clause);
+		const visible = isProtectedMeta(clause.key) ? seen.editable : seen.open;
+		return { sql: `(${visible.sql} AND ${condition.sql})`, params: [...visible.params, ...condition.params] };
 	});
 	return clauses.length ? joinSql(clauses, args.meta_relation) : undefined;
 }
 
-function postRow(row: ContentRow, zone: string): z.output<typeof postRowAnswer> {
-	// Protected content stays behind its password, as in the content routes' views.
-	const hidden = row.password !== '';
+function metaClauseSql(clause: PostsArgs['meta_query'][number]): Sql {
+	const field = { sql: 'json_extract(c.meta, ?)', params: [`$."${clause.key}"`] };
+	if (clause.compare === 'EXISTS' || clause.compare === 'NOT EXISTS') {
+		return { sql: `${field.sql} IS ${clause.compare === 'EXISTS' ? 'NOT ' : ''}NULL`, params: field.params };
+	}
+	// SQLite has no booleans: JSON's true and false are stored, and compared, as 1 and 0.
+	const value = typeof clause.value === 'boolean' ? Number(clause.value) : (clause.value ?? '');
+	if (clause.compare === 'LIKE' || clause.compare === 'NOT LIKE') {
+		const like = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+		return { sql: `coalesce(${field.sql}, '') ${clause.compare} ? ESCAPE '\\'`, params: [...field.params, like] };
+	}
+	// Numbers compare as numbers, anything else as text (WordPress's CHAR meta type).
+	return { sql: `${field.sql} ${clause.compare === '!=' ? '<>' : clause.compare} ?`, params: [...field.params, value] };
+}
+
+/**
+ * A post as a row, for the caller. Those who may edit the post read all of it (as in the content
+ * routes' edit context); others read no `_` meta, and nothing of a protected post's body: its content,
+ * excerpt and meta (the builder's data is the page itself, fields hold its parts).
+ */
+function postRow(row: ContentRow, zone: string, user: UserRow | null): z.output<typeof postRowAnswer> {
+	const editable = canEdit(user, queryType(row.type), row);
+	const hidden = !editable && row.password !== '';
+	const meta = JSON.parse(row.meta) as Row;
 	return {
 		ID: row.id,
 		post_title: row.title,
@@ -214,7 +227,7 @@ function postRow(row: ContentRow, zone: string): z.output<typeof postRowAnswer> 
 		post_excerpt: hidden ? '' : row.excerpt,
 		post_content: hidden ? '' : row.content,
 		menu_order: row.menu_order,
-		meta: JSON.parse(row.meta) as Row,
+		meta: hidden ? {} : editable ? meta : Object.fromEntries(Object.entries(meta).filter(([key]) => !isProtectedMeta(key))),
 	};
 }
 
@@ -223,7 +236,7 @@ function runPosts(services: Services, user: UserRow | null, args: PostsArgs, sli
 	const { limit, offset } = limitOffset(args, slice);
 	const { rows, total } = services.store.content.find(where, order, limit, offset);
 	const zone = siteSettings(services.store).timezone;
-	return { rows: rows.map((row) => postRow(row, zone)), total: Math.max(0, total - args.offset) };
+	return { rows: rows.map((row) => postRow(row, zone, user)), total: Math.max(0, total - args.offset) };
 }
 
 // ---- terms ----
