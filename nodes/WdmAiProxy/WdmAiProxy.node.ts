@@ -6,6 +6,9 @@ import { ai } from './ai';
 
 const resources = [ai];
 
+// Bulk path: the operations run with each parameter read once per item (see shared/direct.ts).
+const direct = directResources(resources, siteApi);
+
 export class WdmAiProxy implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'WDM AI Proxy',
@@ -21,8 +24,8 @@ export class WdmAiProxy implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: resourceProperties(resources),
+		properties: [...resourceProperties(resources), direct.requestOptions],
 	};
 
-	customOperations = directResources(resources, siteApi);
+	customOperations = direct.customOperations;
 }

@@ -10,6 +10,9 @@ import { settings } from './settings';
 
 const resources = [connection, plugins, themes, topBar, settings];
 
+// Bulk path: the operations run with each parameter read once per item (see shared/direct.ts).
+const direct = directResources(resources, siteApi);
+
 export class WdmBuilderConnect implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'WDM Builder Connect',
@@ -25,8 +28,8 @@ export class WdmBuilderConnect implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: resourceProperties(resources),
+		properties: [...resourceProperties(resources), direct.requestOptions],
 	};
 
-	customOperations = directResources(resources, siteApi);
+	customOperations = direct.customOperations;
 }

@@ -24,7 +24,7 @@ export class WdmDevice implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmUserApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations)],
+		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
 	};
 
 	customOperations = direct.customOperations;

@@ -16,6 +16,9 @@ import { mcpTools } from './mcpTools';
 
 const resources = [postTypes, taxonomies, contentItems, metaBoxes, relations, optionsPages, items, queries, search, mcpTools];
 
+// Bulk path: the operations run with each parameter read once per item (see shared/direct.ts).
+const direct = directResources(resources, siteApi);
+
 export class WdmDynamicContent implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'WDM Dynamic Content',
@@ -31,10 +34,10 @@ export class WdmDynamicContent implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: resourceProperties(resources),
+		properties: [...resourceProperties(resources), direct.requestOptions],
 	};
 
-	customOperations = directResources(resources, siteApi);
+	customOperations = direct.customOperations;
 
 	methods = pickerMethods(this.description.properties);
 }

@@ -25,7 +25,7 @@ export class WdmLabel implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations)],
+		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
 	};
 
 	customOperations = direct.customOperations;

@@ -1,4 +1,5 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import { IDEMPOTENCY_KEY } from '../shared/direct';
 import { pairsToObject } from '../shared/gateway';
 import { picker } from '../shared/pickers';
 
@@ -151,22 +152,24 @@ export const commonExcept = (...names: CommonField[]): CommonField[] => ALL_COMM
 
 /** The `Idempotency-Key` header from Options > Idempotency Key, when it is set. */
 async function idempotencyHeader(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const key = this.getNodeParameter('options.idempotencyKey', '') as string;
+	const key = this.getNodeParameter(`options.${IDEMPOTENCY_KEY}`, '') as string;
 	return key ? { ...options, headers: { ...options.headers, 'Idempotency-Key': key } } : options;
 }
 
 /**
  * Every send route takes an `Idempotency-Key` header: a run that sends again what it already sent (n8n
  * running it again after its worker died, a retry) sends nothing more and gets the first message back.
+ * Without this option, shared/direct.ts sends a key of the execution, node and item (shared/retry.ts),
+ * so that its retries, and n8n's Retry On Fail, send once within the execution.
  */
 const idempotencyKey: INodeProperties = {
 	displayName: 'Idempotency Key',
-	name: 'idempotencyKey',
+	name: IDEMPOTENCY_KEY,
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. newsletter-2026-11-{{ $json.phone }}',
 	description:
-		"Send once per key (kept a day): a send with a key already used, by a retried or re-run execution, sends nothing more and returns the first message. Make it from what the message is for: a bot's reply from the WDM Trigger event's ID (the same in every delivery of the event), a bulk send's message from the campaign and the contact.",
+		"Send once per key (kept a day): a send with a key already used, by a retried or re-run execution, sends nothing more and returns the first message. Make it from what the message is for: a bot's reply from the WDM Trigger event's ID (the same in every delivery of the event), a bulk send's message from the campaign and the contact. Without it, each send gets a key of this execution and item: retries within the execution send once, a re-run may send again.",
 	// A header, by a preSend: n8n's `send` routing reaches the body and the query only, and a `request`
 	// routing would take the send off the bulk path (shared/direct.ts runs preSends, not `request`).
 	routing: { send: { preSend: [idempotencyHeader] } },

@@ -25,6 +25,9 @@ import { ai } from './ai';
 
 const resources = [globals, settings, kitDefaults, favorites, userData, globalClasses, variables, designSystem, components, templates, checklist, onboarding, library, events, feedback, lookups, navigation, documents, ai];
 
+// Bulk path: the operations run with each parameter read once per item (see shared/direct.ts).
+const direct = directResources(resources, siteApi);
+
 export class WdmPageBuilder implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'WDM Page Builder',
@@ -40,10 +43,10 @@ export class WdmPageBuilder implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: resourceProperties(resources),
+		properties: [...resourceProperties(resources), direct.requestOptions],
 	};
 
-	customOperations = directResources(resources, siteApi);
+	customOperations = direct.customOperations;
 
 	methods = pickerMethods(this.description.properties);
 }

@@ -23,7 +23,7 @@ export class WdmPost implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations)],
+		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
 	};
 
 	customOperations = direct.customOperations;

@@ -24,7 +24,7 @@ export class WdmProxy implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations)],
+		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
 	};
 
 	customOperations = direct.customOperations;

@@ -26,7 +26,7 @@ export class WdmSite implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations)],
+		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
 	};
 
 	methods = pickerMethods(this.description.properties);

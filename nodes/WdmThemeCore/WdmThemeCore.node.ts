@@ -10,6 +10,9 @@ import { settings } from './settings';
 
 const resources = [templates, pageTemplates, siteData, settings];
 
+// Bulk path: the operations run with each parameter read once per item (see shared/direct.ts).
+const direct = directResources(resources, siteApi);
+
 export class WdmThemeCore implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'WDM Theme Core',
@@ -25,10 +28,10 @@ export class WdmThemeCore implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: resourceProperties(resources),
+		properties: [...resourceProperties(resources), direct.requestOptions],
 	};
 
-	customOperations = directResources(resources, siteApi);
+	customOperations = direct.customOperations;
 
 	methods = pickerMethods(this.description.properties);
 }

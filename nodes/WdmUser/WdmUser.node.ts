@@ -48,7 +48,7 @@ export class WdmUser implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations)],
+		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
 	};
 
 	customOperations = direct.customOperations;

@@ -16,6 +16,7 @@ import type {
 } from 'n8n-workflow';
 import type { Operation } from './operations';
 import type { Resource } from './resources';
+import { generatedKey, retryPolicy, runKeyOf } from './retry';
 
 /**
  * Operations that n8n runs through this module instead of its declarative engine, as the node's
@@ -46,17 +47,60 @@ interface Connection {
 }
 
 /**
- * The node's `customOperations` for the operations this module can run, and the `resource` property
- * n8n looks them up by (hidden: the node has one resource).
+ * The node's `customOperations` for the operations this module can run, the `resource` property n8n
+ * looks them up by (hidden: the node has one resource; first of the node's properties), and Request
+ * Options with Retry Transient Failures (last: see `requestOptionsProperty`).
  */
 export function directOperations(resource: string, operations: Operation[], connection: Connection) {
 	const resourceProperty: INodeProperties = { displayName: 'Resource', name: 'resource', type: 'hidden', noDataExpression: true, default: resource };
-	return { resourceProperty, customOperations: { [resource]: runsOf(operations, connection) } };
+	return { resourceProperty, requestOptions: requestOptionsProperty(operations), customOperations: { [resource]: runsOf(operations, connection) } };
 }
 
-/** The `customOperations` of a node with a Resource selector (see resources.ts), for each resource. */
+/**
+ * The `customOperations` of a node with a Resource selector (see resources.ts), for each resource, and
+ * Request Options with Retry Transient Failures (the node's last property).
+ */
 export function directResources(resources: Resource[], connection: Connection) {
-	return Object.fromEntries(resources.map((resource) => [resource.value, runsOf(resource.operations, connection)]));
+	return {
+		requestOptions: requestOptionsProperty(resources.flatMap((resource) => resource.operations)),
+		customOperations: Object.fromEntries(resources.map((resource) => [resource.value, runsOf(resource.operations, connection)])),
+	};
+}
+
+/** Request Options > Retry Transient Failures when the user has not added it: seconds. */
+export const DEFAULT_RETRY_SECONDS = 60;
+
+/** The name of the send operations' option whose value is sent as the `Idempotency-Key` header. */
+export const IDEMPOTENCY_KEY = 'idempotencyKey';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/**
+ * Request Options (n8n's collection of Batching, Timeout, Proxy, Ignore SSL Issues): a node that
+ * declares `requestOptions` gets its entries merged into n8n's (n8n's loader, both 1.x and 2.x), so
+ * the retry bound sits beside the other per-node request settings, is declared once for every
+ * operation, and is read once per run with them. Shown only for the operations this module runs
+ * (n8n's engine, which runs the others, does not retry).
+ */
+function requestOptionsProperty(operations: Operation[]): INodeProperties {
+	const direct = operations.filter(isDirect).map((operation) => operation.value);
+	return {
+		displayName: 'Request Options',
+		name: 'requestOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Retry Transient Failures',
+				name: 'retryTransientFailures',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 3600 },
+				default: DEFAULT_RETRY_SECONDS,
+				description: `For how many seconds at most to retry each item whose request failed for a passing reason (connection refused, reset or timed out; the server answering 429, 502, 503 or 504), waiting longer between tries and as long as the server's Retry-After asks. 0: no retries. Without this option: ${DEFAULT_RETRY_SECONDS} seconds. Sends retry every such failure (each carries an idempotency key, so it is sent once); other requests that change something are not retried once they may have reached the server.`,
+				...(direct.length < operations.length ? { displayOptions: { show: { '/operation': direct } } } : {}),
+			},
+		],
+	};
 }
 
 /** A runner for each operation this module can run, by operation value. */
@@ -121,10 +165,15 @@ function addField(request: Request, field: INodeProperties, value: unknown) {
 	if (field.routing?.output?.maxResults) request.maxResults = Number(value);
 }
 
+/** Whether the operation has the Idempotency Key option (the send routes): its requests always carry a key. */
+const takesKey = (fields: INodeProperties[]) =>
+	fields.some((field) => field.name === IDEMPOTENCY_KEY || (field.type === 'collection' && (field.options as INodeProperties[]).some((entry) => entry.name === IDEMPOTENCY_KEY)));
+
 function runner(operation: Operation, connection: Connection): Run {
 	const { method, url, body, qs } = operation.routing!.request as { method: IHttpRequestMethods; url: string; body?: IDataObject; qs?: IDataObject };
 	const postReceive = (operation.routing?.output?.postReceive ?? []) as PostReceiveAction[];
 	const fields = operation.fields ?? [];
+	const keyed = takesKey(fields);
 
 	return async function (this: IExecuteFunctions) {
 		const items = this.getInputData();
@@ -138,10 +187,15 @@ function runner(operation: Operation, connection: Connection): Run {
 			type: connection.credential,
 			data: credentials as ICredentialsDecrypted['data'],
 		};
-		const { batching, timeout } = this.getNodeParameter('requestOptions', 0, {}) as {
+		const { batching, timeout, retryTransientFailures } = this.getNodeParameter('requestOptions', 0, {}) as {
 			batching?: { batch?: { batchSize?: number; batchInterval?: number } };
 			timeout?: number;
+			retryTransientFailures?: number;
 		};
+		const retry = retryPolicy(this, retryTransientFailures, DEFAULT_RETRY_SECONDS, keyed, method);
+		// A send's key when the user gives none: this execution, node, run of the node and item (and the
+		// request, see `generatedKey`), so that a retry in this run, or n8n's Retry On Fail, sends once.
+		const runKey = keyed ? runKeyOf(this) : '';
 		const defaults: IHttpRequestOptions = {
 			baseURL: connection.baseUrl(credentials),
 			url: '',
@@ -174,11 +228,21 @@ function runner(operation: Operation, connection: Connection): Run {
 			}
 			const item = itemFunctions(this, i, items[i], credentials, node.parameters);
 			for (const preSend of request.preSend) request.options = await preSend.call(item, request.options);
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, connection.credential, request.options, {
-				credentialsDecrypted,
-			})) as IN8nHttpFullResponse;
+			let generated: string | undefined;
+			if (keyed && !request.options.headers?.[IDEMPOTENCY_HEADER]) {
+				generated = generatedKey(runKey, i, request.options);
+				request.options.headers = { ...request.options.headers, [IDEMPOTENCY_HEADER]: generated };
+			}
+			const send = () => this.helpers.httpRequestWithAuthentication.call(this, connection.credential, request.options, { credentialsDecrypted }) as Promise<IN8nHttpFullResponse>;
+			const { response, gaveUp } = await retry.send(send, generated);
 			let output: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-			for (const action of postReceive) output = await (action as PostReceiveFunction).call(item, output, response);
+			try {
+				for (const action of postReceive) output = await (action as PostReceiveFunction).call(item, output, response);
+			} catch (error) {
+				throw gaveUp ? gaveUp(error as Error) : error;
+			}
+			// An answer given up on is a failure even where no postReceive raises it.
+			if (gaveUp) throw gaveUp(new NodeApiError(node, response.body as JsonObject, { message: `The server answered HTTP ${response.statusCode}`, httpCode: String(response.statusCode) }));
 			return output.slice(0, request.maxResults).map((out) => ({ ...out, pairedItem: { item: i } }));
 		};
 
@@ -205,7 +269,9 @@ function runner(operation: Operation, connection: Connection): Run {
 		const returnData: INodeExecutionData[] = [];
 		for (const [i, result] of results.entries()) {
 			if (!('error' in result)) returnData.push(...result);
-			else if (this.continueOnFail()) returnData.push({ json: {}, error: result.error as NodeApiError, pairedItem: { item: i } });
+			// The message in the item's JSON too (n8n's convention for code nodes): n8n 1.x takes `error` off
+			// an item it puts on the error output, which left it with no message at all.
+			else if (this.continueOnFail()) returnData.push({ json: { error: result.error.message }, error: result.error as NodeApiError, pairedItem: { item: i } });
 			else throw result.error;
 		}
 		return [returnData];
