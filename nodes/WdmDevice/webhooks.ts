@@ -2,9 +2,18 @@ import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
 import { deviceField, deviceUrl } from './devices';
 
-const EVENTS = ['connection', 'messages', 'messages_update', 'presence', 'chats', 'contacts', 'groups', 'labels', 'chat_labels'];
-
-export const webhookEventOptions = EVENTS.map((value) => ({ name: value, value }));
+/** The gateway's webhook events (the values it takes), with the names and descriptions the editor shows. */
+export const webhookEventOptions = [
+	{ name: 'Chat Labels', value: 'chat_labels', description: 'A label put on or taken off a chat' },
+	{ name: 'Chats', value: 'chats', description: 'A chat created or changed' },
+	{ name: 'Connection', value: 'connection', description: 'The device connected, disconnected or logged out' },
+	{ name: 'Contacts', value: 'contacts', description: 'A contact added or changed' },
+	{ name: 'Groups', value: 'groups', description: 'A group created, or its participants or settings changed' },
+	{ name: 'Labels', value: 'labels', description: 'A label created, edited or deleted' },
+	{ name: 'Message Updates', value: 'messages_update', description: 'A message delivered, read, answered (menus), failed, edited or deleted' },
+	{ name: 'Messages', value: 'messages', description: 'A message received, or sent by the device' },
+	{ name: 'Presence', value: 'presence', description: 'A contact typing, recording or online' },
+];
 
 export const excludeMessagesOptions = [
 	{ name: 'Sent by API', value: 'wasSentByApi' },
