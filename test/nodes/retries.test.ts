@@ -5,7 +5,7 @@
 // passes the request on and cuts the connection before the answer (the message is sent, the answer lost).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { INodeExecutionData, IDataObject } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
 import { gatewayWithDevice, harnessFor, runNode, type NodeParameters, type RunOptions } from '../helpers/nodes';
 import { storedDevice, type Device } from '../helpers/server';
@@ -72,7 +72,9 @@ class FaultProxy {
 			this.server.close();
 			this.server.closeAllConnections();
 		}
-		if (Number.isFinite(ms)) void new Promise((resolve) => setTimeout(resolve, ms).unref()).then(() => this.fault === fault && this.heal());
+		if (Number.isFinite(ms)) void new Promise((resolve) => setTimeout(resolve, ms).unref()).then(() => {
+				if (this.fault === fault) this.heal();
+			});
 	}
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -155,7 +157,7 @@ function storedByNumber(text: string): Map<string, number> {
 
 const phones = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `55119${prefix}${String(i).padStart(5, '0')}`);
 const items = (numbers: string[]): INodeExecutionData[] => numbers.map((phone) => ({ json: { phone } }));
-const sendText = (text: string, options: IDataObject = {}, requestOptions?: IDataObject): NodeParameters => ({
+const sendText = (text: string, options: INodeParameters = {}, requestOptions?: INodeParameters): NodeParameters => ({
 	operation: 'sendText',
 	number: '={{ $json.phone }}',
 	text,
