@@ -11,6 +11,8 @@ import { picker } from '../shared/pickers';
 export const numberField: INodeProperties = picker('chat', {
 	displayName: 'Chat',
 	name: 'number',
+	// A send to a new customer starts with a number to type: the list holds only the chats there already are.
+	mode: 'id',
 	description:
 		'Who the message goes to (for other actions: the chat they apply to). Pick a chat from the list, or give a phone number in international format with the country code first and digits only (e.g. 5511999990001), a user JID (…@s.whatsapp.net) or a group JID (…@g.us).',
 	routing: { send: { type: 'body', property: 'number' } },

@@ -35,3 +35,13 @@ test("the webhook events: the gateway's every event, each with a name and a desc
 	expect(webhookEventOptions.map((option) => option.value).sort()).toEqual([...EVENT_NAMES].sort());
 	for (const option of webhookEventOptions) expect(option.description).toMatch(/^[A-Z].{10,}/);
 });
+
+test('the Chat field of WDM Message starts on By Number or JID: a new number is in no list yet (issue 39, point 4)', () => {
+	const message = Object.values(NODE_TYPES).find((type) => type.description.name === 'wdmMessage')!;
+	const chats = message.description.properties.filter((property) => property.name === 'number');
+	expect(chats.length).toBeGreaterThan(0);
+	for (const chat of chats) {
+		expect(chat.default).toEqual({ mode: 'id', value: '' });
+		expect(chat.modes?.find((mode) => mode.name === 'id')?.displayName).toBe('By Number or JID');
+	}
+});
