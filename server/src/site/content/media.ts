@@ -12,7 +12,7 @@ import { applyEdits, editedDetails, fileDetails, type ImageCopy, type ImageEdit,
 import { deletedAnswer, fieldArg } from '../item-schema';
 import { captionField, descriptionField } from './post-schema';
 import { DIGITS, type CollectionParams, collectionParams, contextParam, idList, type ItemBody, itemBody, list, wpBool, wpInt } from './params';
-import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, runCollection } from './query';
+import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pathId, perTypeSql, runCollection } from './query';
 import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
@@ -198,13 +198,10 @@ function canReadMedia(services: Services, user: UserRow | null, row: ContentRow)
 export function readableMediaSql(user: UserRow | null): Sql {
 	const own = readableSql(user, MEDIA);
 	const parent = (sql: string) => `SELECT 1 FROM content p WHERE p.id = c.parent${sql}`;
-	const readableParent = PARENT_TYPES.map((def) => {
-		const readable = readableSql(user, def, 'p');
-		return { sql: `(p.type = ? AND ${readable.sql})`, params: [def.type, ...readable.params] };
-	});
+	const readableParent = perTypeSql(PARENT_TYPES, (def) => readableSql(user, def, 'p'), 'p');
 	return {
-		sql: `(${own.sql} OR (c.status = 'inherit' AND (NOT EXISTS (${parent('')}) OR EXISTS (${parent(` AND (${readableParent.map((p) => p.sql).join(' OR ')})`)}))))`,
-		params: [...own.params, ...readableParent.flatMap((p) => p.params)],
+		sql: `(${own.sql} OR (c.status = 'inherit' AND (NOT EXISTS (${parent('')}) OR EXISTS (${parent(` AND ${readableParent.sql}`)}))))`,
+		params: [...own.params, ...readableParent.params],
 	};
 }
 

@@ -102,11 +102,11 @@ function relevanceSql(search: string): Sql {
 /** A site post type by its slug, as queries need it: its capabilities (pages have their own, the others the posts'). */
 export const queryType = (slug: string): PostType => (slug === 'page' ? PAGE : customPostType(slug, slug));
 
-/** A condition that depends on the post type, over items of several types: `(c.type = ? AND …) OR …`. */
-export function perTypeSql(types: PostType[], condition: (def: PostType) => Sql): Sql {
+/** A condition that depends on the post type, over items of several types: `(c.type = ? AND …) OR …` (`alias`: the table's). */
+export function perTypeSql(types: PostType[], condition: (def: PostType) => Sql, alias = 'c'): Sql {
 	const parts = types.map((def) => {
 		const part = condition(def);
-		return { sql: `(c.type = ? AND ${part.sql})`, params: [def.type, ...part.params] };
+		return { sql: `(${alias}.type = ? AND ${part.sql})`, params: [def.type, ...part.params] };
 	});
 	return parts.length ? { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) } : { sql: '0', params: [] };
 }
