@@ -241,7 +241,7 @@ function send(scenario: Scenario, y: number) {
 		...node(
 			sendNode(scenario),
 			'n8n-nodes-wdm.wdmMessage',
-			{ operation: 'sendText', number: '={{ $json.phone }}', text: `=Hi {{ $json.name }}, your ${scenario} offer is in: https://example.com/offers/{{ $json.id }}`, options: {} },
+			{ operation: 'sendText', number: { __rl: true, mode: 'id', value: '={{ $json.phone }}' }, text: `=Hi {{ $json.name }}, your ${scenario} offer is in: https://example.com/offers/{{ $json.id }}`, options: {} },
 			{ wdmInstanceApi: { id: `wdmE2eFieldDev${DIGIT[scenario]}0`, name: `WDM ${deviceOf(scenario)}` } },
 		),
 		position: [600, y],

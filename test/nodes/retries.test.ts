@@ -159,7 +159,8 @@ const phones = (prefix: string, n: number) => Array.from({ length: n }, (_, i) =
 const items = (numbers: string[]): INodeExecutionData[] => numbers.map((phone) => ({ json: { phone } }));
 const sendText = (text: string, options: INodeParameters = {}, requestOptions?: INodeParameters): NodeParameters => ({
 	operation: 'sendText',
-	number: '={{ $json.phone }}',
+	// As n8n's editor saves a resource locator.
+	number: { __rl: true, mode: 'id', value: '={{ $json.phone }}' },
 	text,
 	options,
 	...(requestOptions ? { requestOptions } : {}),
@@ -328,7 +329,7 @@ describe('keys and what is repeated', () => {
 	test('a POST without an idempotency key that may have reached the server is not repeated; one refused is', async () => {
 		const [a, b] = phones('9', 4).slice(2);
 		proxy.window('lose-answer', Infinity);
-		const lost = await message({ operation: 'setPresence', number: '={{ $json.phone }}', presence: 'paused' }, { input: items([a]), onError: 'continueErrorOutput' });
+		const lost = await message({ operation: 'setPresence', number: { __rl: true, mode: 'id', value: '={{ $json.phone }}' }, presence: 'paused' }, { input: items([a]), onError: 'continueErrorOutput' });
 		expect(requestsFor(a)).toHaveLength(1);
 		expect(errorOf(lost.failed[0]).message).toMatch(
 			/Tried 1 time in [\d.]+ s, not again: it may have reached the server, and a POST without an idempotency key could be done twice\. It may have been done: check before running it again\.$/,
@@ -336,7 +337,7 @@ describe('keys and what is repeated', () => {
 		await proxy.heal();
 		proxy.window('refuse', 700);
 		await settle();
-		const refused = await message({ operation: 'setPresence', number: '={{ $json.phone }}', presence: 'paused' }, { input: items([b]) });
+		const refused = await message({ operation: 'setPresence', number: { __rl: true, mode: 'id', value: '={{ $json.phone }}' }, presence: 'paused' }, { input: items([b]) });
 		expect(refused.error).toBeUndefined();
 		expect(refused.ok).toHaveLength(1);
 		expect(requestsFor(b).map((s) => s.status)).toEqual([200]);
