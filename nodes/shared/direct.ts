@@ -17,6 +17,7 @@ import type {
 import type { Operation } from './operations';
 import type { Resource } from './resources';
 import { generatedKey, retryPolicy, runKeyOf } from './retry';
+import { pacing } from './pacing';
 
 /**
  * Operations that n8n runs through this module instead of its declarative engine, as the node's
@@ -83,6 +84,7 @@ const IDEMPOTENCY_HEADER = 'Idempotency-Key';
  */
 function requestOptionsProperty(operations: Operation[]): INodeProperties {
 	const direct = operations.filter(isDirect).map((operation) => operation.value);
+	const sends = operations.filter((operation) => isDirect(operation) && takesKey(operation.fields ?? [])).map((operation) => operation.value);
 	return {
 		displayName: 'Request Options',
 		name: 'requestOptions',
@@ -99,6 +101,21 @@ function requestOptionsProperty(operations: Operation[]): INodeProperties {
 				description: `For how many seconds at most to retry each item whose request failed for a passing reason (connection refused, reset or timed out; the server answering 429, 502, 503 or 504), waiting longer between tries and as long as the server's Retry-After asks. 0: no retries. Without this option: ${DEFAULT_RETRY_SECONDS} seconds. Sends retry every such failure (each carries an idempotency key, so it is sent once); other requests that change something are not retried once they may have reached the server.`,
 				...(direct.length < operations.length ? { displayOptions: { show: { '/operation': direct } } } : {}),
 			},
+			// Only where there are sends: elsewhere n8n would show an option no operation reads.
+			...(sends.length
+				? [
+						{
+							displayName: 'Pacing (Messages per Minute)',
+							name: 'pacing',
+							type: 'number',
+							typeOptions: { minValue: 0 },
+							default: 0,
+							description:
+								"At most this many messages a minute from the device, spread over the run's items (each gap lengthened by up to a fifth at random), so that a bulk send stays under the network's limits. 0: as fast as the server answers. Runs sending from the same device at once share its pace.",
+							displayOptions: { show: { '/operation': sends } },
+						} satisfies INodeProperties,
+					]
+				: []),
 		],
 	};
 }
@@ -187,12 +204,15 @@ function runner(operation: Operation, connection: Connection): Run {
 			type: connection.credential,
 			data: credentials as ICredentialsDecrypted['data'],
 		};
-		const { batching, timeout, retryTransientFailures } = this.getNodeParameter('requestOptions', 0, {}) as {
+		const { batching, timeout, retryTransientFailures, pacing: perMinute } = this.getNodeParameter('requestOptions', 0, {}) as {
 			batching?: { batch?: { batchSize?: number; batchInterval?: number } };
 			timeout?: number;
 			retryTransientFailures?: number;
+			pacing?: number;
 		};
 		const retry = retryPolicy(this, retryTransientFailures, DEFAULT_RETRY_SECONDS, keyed, method);
+		// The device is the credential's (a send node authenticates as one device, with its instance token).
+		const pace = keyed ? pacing(this, perMinute, `${connection.baseUrl(credentials)} ${credentialsDecrypted.id || credentialsDecrypted.name}`) : undefined;
 		// A send's key when the user gives none: this execution, node, run of the node and item (and the
 		// request, see `generatedKey`), so that a retry in this run, or n8n's Retry On Fail, sends once.
 		const runKey = keyed ? runKeyOf(this) : '';
@@ -233,6 +253,7 @@ function runner(operation: Operation, connection: Connection): Run {
 				generated = generatedKey(runKey, i, request.options);
 				request.options.headers = { ...request.options.headers, [IDEMPOTENCY_HEADER]: generated };
 			}
+			await pace?.();
 			const send = () => this.helpers.httpRequestWithAuthentication.call(this, connection.credential, request.options, { credentialsDecrypted }) as Promise<IN8nHttpFullResponse>;
 			const { response, gaveUp } = await retry.send(send, generated);
 			let output: INodeExecutionData[] = [{ json: response.body as IDataObject }];
