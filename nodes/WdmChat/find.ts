@@ -52,6 +52,13 @@ async function filtersToBody(this: IExecuteSingleFunctions, options: IHttpReques
 	return options;
 }
 
+/** Sort By in the Sort Order: the gateway's `sort` is the attribute, with a leading minus for descending. */
+async function sortToBody(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const { sortBy, sortOrder } = this.getNodeParameter('options', {}) as { sortBy?: string; sortOrder?: string };
+	if (sortBy) options.body = { ...(options.body as IDataObject), sort: `${sortOrder === 'asc' ? '' : '-'}${sortBy}` };
+	return options;
+}
+
 export const find: Operation = {
 	name: 'Find',
 	value: 'find',
@@ -126,9 +133,7 @@ export const find: Operation = {
 					options: ATTRIBUTES.filter((a) => a.value !== 'wa_label'),
 					default: 'wa_lastMsgTimestamp',
 					description: 'Attribute to sort the chats by (in the Sort Order)',
-					routing: {
-						send: { type: 'body', property: 'sort', value: '={{($parameter.options.sortOrder === "asc" ? "" : "-") + $value}}' },
-					},
+					routing: { send: { preSend: [sortToBody] } },
 				},
 				{
 					displayName: 'Sort Order',

@@ -1,7 +1,14 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import { gatewayRouting } from '../shared/gateway';
 import { labelColorOptions } from './colors';
 import { labelIdField } from './fields';
+
+/** Change: Delete sends `delete: true`; Rename or Recolor sends the Update Fields. */
+async function deleteToBody(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	if (this.getNodeParameter('change') === 'delete') options.body = { ...(options.body as IDataObject), delete: true };
+	return options;
+}
 
 export const edit: Operation = {
 	name: 'Edit',
@@ -22,9 +29,9 @@ export const edit: Operation = {
 					name: 'Delete',
 					value: 'delete',
 					description: 'Delete the label and remove it from every chat',
-					routing: { send: { type: 'body', property: 'delete', value: '={{true}}' } },
 				},
 			],
+			routing: { send: { preSend: [deleteToBody] } },
 		},
 		{
 			displayName: 'Update Fields',

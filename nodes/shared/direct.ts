@@ -1,8 +1,10 @@
 import { isResourceLocatorValue, NodeApiError, NodeHelpers, NodeOperationError, sleep } from 'n8n-workflow';
 import type {
+	DeclarativeRestApiSettings,
 	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
+	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -128,9 +130,11 @@ const runsOf = (operations: Operation[], connection: Connection): Record<string,
 function isDirect(operation: Operation): boolean {
 	const { request, send, output, operations, ...rest } = operation.routing ?? {};
 	const plainRequest = !!request && typeof request.url === 'string' && Object.keys(request).every((k) => ['method', 'url', 'body', 'qs'].includes(k));
-	const plainSend = !send || Object.keys(send).every((k) => k === 'preSend');
+	const plainSend = !send || Object.entries(send).every(([k, v]) => k === 'preSend' || (k === 'paginate' && v === true));
 	const plainOutput = !output || Object.keys(output).every((k) => k === 'postReceive') && (output.postReceive ?? []).every((a) => typeof a === 'function');
-	return plainRequest && plainSend && plainOutput && !operations && !Object.keys(rest).length && (operation.fields ?? []).every(isDirectField);
+	// Paging: a pagination function (gateway.ts `pageThrough`, site.ts `pageThroughSite`), always on.
+	const plainPaging = !operations || (Object.keys(operations).every((k) => k === 'pagination') && typeof operations.pagination === 'function' && send?.paginate === true);
+	return plainRequest && plainSend && plainOutput && plainPaging && !Object.keys(rest).length && (operation.fields ?? []).every(isDirectField);
 }
 
 function isDirectField(field: INodeProperties): boolean {
@@ -189,13 +193,15 @@ const takesKey = (fields: INodeProperties[]) =>
 function runner(operation: Operation, connection: Connection): Run {
 	const { method, url, body, qs } = operation.routing!.request as { method: IHttpRequestMethods; url: string; body?: IDataObject; qs?: IDataObject };
 	const postReceive = (operation.routing?.output?.postReceive ?? []) as PostReceiveAction[];
+	const paginate = operation.routing?.operations?.pagination as Pagination | undefined;
 	const fields = operation.fields ?? [];
 	const keyed = takesKey(fields);
 
 	return async function (this: IExecuteFunctions) {
 		const items = this.getInputData();
 		const node = this.getNode();
-		const shown = new Set(Object.keys(node.parameters)); // n8n keeps only the parameters shown
+		// The fields set and shown (as n8n's engine reads them: a Limit stored beside Return All is not read).
+		const shownFields = fields.filter((field) => field.name in node.parameters && NodeHelpers.displayParameter(node.parameters, field, node, null, node.parameters));
 		const credentials = await this.getCredentials(connection.credential);
 		// Loaded once for the run (n8n's engine would load it again for every request).
 		const credentialsDecrypted: ICredentialsDecrypted = {
@@ -232,8 +238,7 @@ function runner(operation: Operation, connection: Connection): Run {
 			// (evaluateExpression adds the leading `=` itself.)
 			const itemUrl = url.startsWith('=') ? String(this.evaluateExpression(url.slice(1), i)) : url;
 			const request: Request = { options: { ...defaults, url: itemUrl, body: { ...body }, qs: { ...qs } }, preSend: [...(operation.routing?.send?.preSend ?? [])] };
-			for (const field of fields) {
-				if (!shown.has(field.name)) continue;
+			for (const field of shownFields) {
 				const value = this.getNodeParameter(field.name, i, undefined, readOptions(field));
 				if (field.type !== 'collection') addField(request, field, value);
 				else {
@@ -254,16 +259,26 @@ function runner(operation: Operation, connection: Connection): Run {
 				request.options.headers = { ...request.options.headers, [IDEMPOTENCY_HEADER]: generated };
 			}
 			await pace?.();
-			const send = () => this.helpers.httpRequestWithAuthentication.call(this, connection.credential, request.options, { credentialsDecrypted }) as Promise<IN8nHttpFullResponse>;
-			const { response, gaveUp } = await retry.send(send, generated);
-			let output: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-			try {
-				for (const action of postReceive) output = await (action as PostReceiveFunction).call(item, output, response);
-			} catch (error) {
-				throw gaveUp ? gaveUp(error as Error) : error;
-			}
-			// An answer given up on is a failure even where no postReceive raises it.
-			if (gaveUp) throw gaveUp(new NodeApiError(node, response.body as JsonObject, { message: `The server answered HTTP ${response.statusCode}`, httpCode: String(response.statusCode) }));
+			/** One request, retried; an answer given up on is a failure even where no postReceive raises it. */
+			const answer = async (options: IHttpRequestOptions) => {
+				const send = () => this.helpers.httpRequestWithAuthentication.call(this, connection.credential, options, { credentialsDecrypted }) as Promise<IN8nHttpFullResponse>;
+				const { response, gaveUp } = await retry.send(send, generated);
+				const failed = () => new NodeApiError(node, response.body as JsonObject, { message: `The server answered HTTP ${response.statusCode}`, httpCode: String(response.statusCode) });
+				return { response, gaveUp: gaveUp && ((error: Error = failed()) => gaveUp(error)) };
+			};
+			/** One request and the items its postReceive makes of the answer (n8n's `makeRoutingRequest`). */
+			const pageItems = async (options: IHttpRequestOptions) => {
+				const { response, gaveUp } = await answer(options);
+				let output: INodeExecutionData[] = [{ json: response.body as IDataObject }];
+				try {
+					for (const action of postReceive) output = await (action as PostReceiveFunction).call(item, output, response);
+				} catch (error) {
+					throw gaveUp ? gaveUp(error as Error) : error;
+				}
+				if (gaveUp) throw gaveUp();
+				return output;
+			};
+			const output = paginate ? await paginate.call(pagingFunctions(item, pageItems, answer), { options: request.options, maxResults: request.maxResults, paginate: true, preSend: [], postReceive: [], requestOperations: {} }) : await pageItems(request.options);
 			return output.slice(0, request.maxResults).map((out) => ({ ...out, pairedItem: { item: i } }));
 		};
 
@@ -306,6 +321,29 @@ function asNodeError(ctx: IExecuteFunctions, error: Error, i: number): Error {
 		return error;
 	}
 	return new NodeApiError(ctx.getNode(), error as unknown as JsonObject, { itemIndex: i, message: error.message });
+}
+
+type Pagination = (this: IExecutePaginationFunctions, requestData: DeclarativeRestApiSettings.ResultOptions) => Promise<INodeExecutionData[]>;
+
+/**
+ * What a pagination function uses of n8n's context: the item's, with `makeRoutingRequest` (one page through
+ * the operation's postReceive) and the HTTP helper it may call itself for the headers, both retried.
+ */
+function pagingFunctions(
+	item: IExecuteSingleFunctions,
+	items: (options: IHttpRequestOptions) => Promise<INodeExecutionData[]>,
+	answer: (options: IHttpRequestOptions) => Promise<{ response: IN8nHttpFullResponse; gaveUp?: (error?: Error) => Error }>,
+): IExecutePaginationFunctions {
+	const httpRequestWithAuthentication = async (_credential: string, options: IHttpRequestOptions) => {
+		const { response, gaveUp } = await answer(options);
+		if (gaveUp) throw gaveUp();
+		return response;
+	};
+	return {
+		...item,
+		makeRoutingRequest: async (requestData: DeclarativeRestApiSettings.ResultOptions) => await items(requestData.options as IHttpRequestOptions),
+		helpers: { ...item.helpers, httpRequestWithAuthentication },
+	} as unknown as IExecutePaginationFunctions;
 }
 
 /**

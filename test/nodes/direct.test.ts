@@ -6,26 +6,21 @@
 import type { INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { NODE_TYPES } from '../helpers/nodes';
 
-/** Operations that stay with n8n's engine on purpose, and why (list operations that page are found by their routing). */
+/** Operations that stay with n8n's engine on purpose, and why. */
 const DECLARATIVE: Record<string, string> = {
 	// Kept there by a request option on purpose: `declarative` in nodes/WdmAiProxy/fields.ts says why.
 	'wdmAiProxy ai.setKey': 'declarative',
 	'wdmAiProxy ai.setModel': 'declarative',
-	// The label's body property is an expression of the operation (`add_labelid`, `remove_labelid`, `labelid`).
-	'wdmLabel label.addChatLabel': 'property by expression',
-	'wdmLabel label.removeChatLabel': 'property by expression',
-	'wdmLabel label.edit': 'property by expression',
 };
 
-test('every operation runs on the direct path, but those that page (Return All) and those named with their reason', () => {
+test('every operation runs on the direct path (those that page with Return All too), but those named with their reason', () => {
 	const offPath: string[] = [];
 	for (const node of Object.values(NODE_TYPES) as Array<INodeType & { customOperations?: Record<string, Record<string, unknown>> }>) {
 		if (!node.customOperations) continue;
 		for (const property of node.description.properties.filter((p) => p.name === 'operation')) {
 			const resource = String(property.displayOptions?.show?.resource?.[0] ?? Object.keys(node.customOperations)[0]);
 			for (const option of property.options as INodePropertyOptions[]) {
-				const pages = !!(option.routing?.send?.paginate || option.routing?.operations?.pagination);
-				if (!(String(option.value) in (node.customOperations[resource] ?? {})) && !pages) offPath.push(`${node.description.name} ${resource}.${option.value}`);
+				if (!(String(option.value) in (node.customOperations[resource] ?? {}))) offPath.push(`${node.description.name} ${resource}.${option.value}`);
 			}
 		}
 	}

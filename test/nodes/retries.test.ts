@@ -343,3 +343,23 @@ describe('keys and what is repeated', () => {
 		expect(requestsFor(b).map((s) => s.status)).toEqual([200]);
 	});
 });
+
+describe('operations that page (Return All) are retried page by page', () => {
+	test('Message Find with Return All rides out a 503 between its pages and returns every message once', async () => {
+		// More than one page (100 a request): the sends of this test.
+		await message(sendText('to be found'), { input: items(phones('6', 130)) });
+		const device = storedDevice(server.services.store, 'shop')!;
+		const stored = (server.services.store.db.prepare('SELECT count(*) AS n FROM messages WHERE device_id = ?').get(device.id) as { n: number }).n;
+		const before = proxy.seen.length;
+		// The first page passes; the next request gets 503 for 600 ms.
+		proxy.window('503', 600, 1);
+		const run = await message({ operation: 'find', returnAll: true });
+		expect(run.error).toBeUndefined();
+		const seen = proxy.seen.slice(before);
+		expect(seen.filter((s) => s.fault === '503').length).toBeGreaterThan(0);
+		expect(seen.every((s) => s.path.endsWith('/message/find'))).toBe(true);
+		const ids = run.ok.map((item) => item.json.id);
+		expect(ids).toHaveLength(stored);
+		expect(new Set(ids).size).toBe(stored);
+	});
+});

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../operations';
 import { siteListRouting, siteReturnAllFields } from '../site';
 import { asList, type ContentType, dateFilter, FORMATS, idsField, listOptions, query, searchFilter, STATUSES } from './fields';
@@ -46,6 +46,18 @@ function termFilters(base: 'categories' | 'tags', singular: string, plural: stri
 	];
 }
 
+/** Exact Search: WordPress's `search_semantics=exact` (6.9), sent only when asked for. */
+async function exactSearch(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	if (this.getNodeParameter('filters.exact', false)) options.qs = { ...options.qs, search_semantics: 'exact' };
+	return options;
+}
+
+/** Sticky Posts First: WordPress's `ignore_sticky` is its opposite. */
+async function stickyFirst(this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	options.qs = { ...options.qs, ignore_sticky: !this.getNodeParameter('filters.stickyFirst', false) };
+	return options;
+}
+
 export const getMany = (type: ContentType): Operation => ({
 	name: 'Get Many',
 	value: 'getMany',
@@ -72,7 +84,7 @@ export const getMany = (type: ContentType): Operation => ({
 					type: 'boolean',
 					default: false,
 					description: 'Whether Search must be a whole title, excerpt or content (ignoring case) rather than words in it',
-					routing: { send: { type: 'query', property: 'search_semantics', value: '={{ $value ? "exact" : undefined }}' } },
+					routing: { send: { preSend: [exactSearch] } },
 				},
 				idsField('Exclude Author IDs', 'author_exclude', `Leave out ${type.noun}s by these users`),
 				idsField('Exclude IDs', 'exclude', `Leave out these ${type.noun}s`),
@@ -161,7 +173,7 @@ export const getMany = (type: ContentType): Operation => ({
 								type: 'boolean',
 								default: false,
 								description: 'Whether the sticky posts come first on the first page, as on the front page',
-								routing: { send: { type: 'query', property: 'ignore_sticky', value: '={{ !$value }}' } },
+								routing: { send: { preSend: [stickyFirst] } },
 							} satisfies INodeProperties,
 							...termFilters('tags', 'tag', 'tags'),
 							{
