@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { builtInIssues, validationMessage } from './http/errors';
 
+/** A comma list of keywords (`STOP,UNSUBSCRIBE`); empty for none. */
+const keywordList = z.string().refine((v) => v.trim() === '' || v.split(',').every((k) => k.trim() !== ''), { error: 'must be a comma list of words, e.g. STOP,UNSUBSCRIBE' });
+
 /**
  * Every setting of the server, with its default. Each one can be given as a flag (`--pair-delay-ms 500`)
  * or as an environment variable (`WDM_PAIR_DELAY_MS=500`); flags win.
@@ -70,6 +73,25 @@ export const configSchema = z.object({
 		.describe('base URL of the OpenAI-compatible service the AI proxy forwards to, or builtin (a simulated model, in-process)'),
 	/** Time limit of one forwarded AI request, streamed answers included. */
 	aiTimeoutMs: z.coerce.number().int().min(100).default(120000).describe('time limit of one request forwarded by the AI proxy, streamed answers included'),
+	/**
+	 * The sandbox network's rules (`network/rules.ts`, docs/decisions.md "A sandbox network with a real
+	 * network's rules"): the defaults of every device, which the sandbox overrides per device. Unset
+	 * limits take the account kind's values (`ACCOUNT_DEFAULTS` there).
+	 */
+	networkRules: z.enum(['on', 'off']).default('on').describe("on: the sandbox network applies a real network's rules (limits, rates, recipients who block or report, quality, opt-outs); off: an ideal network, every rule off"),
+	networkAccount: z.enum(['business', 'ordinary']).default('business').describe('account kind of a device that has not chosen one: business (high limits) or ordinary (low limits, occasional disconnections)'),
+	networkTier: z.coerce.string().pipe(z.enum(['250', '1000', '10000', '100000', 'unlimited'])).optional().describe('unique recipients a device may start conversations with per rolling 24 hours, as the WhatsApp Business Platform tiers (unset: business 100000, ordinary 250)'),
+	networkPerSecond: z.coerce.number().int().min(0).optional().describe('messages a device may send per second, 0 for no limit (unset: business 0, ordinary 1)'),
+	networkPerMinute: z.coerce.number().int().min(0).optional().describe('messages a device may send per minute, 0 for no limit (unset: business 0, ordinary 20)'),
+	networkNotOnNetworkRate: z.coerce.number().min(0).max(1).default(0).describe('share of simulated contacts that are not on the network (drawn with --network-seed)'),
+	networkBlockRate: z.coerce.number().min(0).max(1).default(0).describe("share of simulated contacts who block a device after its first message (its later messages are never delivered; the device's quality falls)"),
+	networkReportRate: z.coerce.number().min(0).max(1).default(0).describe("share of simulated contacts who report and block a device after its first message (the device's quality falls more)"),
+	networkDisconnectRate: z.coerce.number().min(0).max(1).optional().describe('chance per send that a device loses its connection to the network for --network-reconnect-ms (unset: business 0, ordinary 0.002)'),
+	networkReconnectMs: z.coerce.number().int().min(0).default(5000).describe('how long a device that lost its connection to the network takes to come back'),
+	networkRestrictionMs: z.coerce.number().int().min(0).default(24 * 60 * 60 * 1000).describe('how long a device whose quality fell below 30 may not start conversations'),
+	networkSeed: z.coerce.number().int().default(0).describe('seed of every random draw of the network rules (same seed, same contacts blocking, reporting, absent)'),
+	optOutKeywords: keywordList.default('STOP,UNSUBSCRIBE').describe('comma list of the texts by which a contact opts out of a device\'s messages (a whole message, any case); "" for none'),
+	optInKeywords: keywordList.default('START').describe('comma list of the texts by which a contact who opted out opts in again; "" for none'),
 	/** Interval at which presence is re-sent while it lasts. */
 	presenceResendMs: z.coerce.number().int().min(10).default(10000).describe('interval at which presence is re-sent while it lasts'),
 	/** Webhook delivery: attempts before giving up, backoff base and cap, per-attempt timeout. */
@@ -77,6 +99,7 @@ export const configSchema = z.object({
 	webhookBackoffMs: z.coerce.number().int().min(1).default(2000).describe('first wait between webhook attempts (doubles each time, with jitter)'),
 	webhookMaxBackoffMs: z.coerce.number().int().min(1).default(15 * 60 * 1000).describe('longest wait between webhook attempts'),
 	webhookTimeoutMs: z.coerce.number().int().min(100).default(30000).describe('time limit of one webhook attempt (an n8n under load may take seconds to start a run)'),
+	webhookBacklogMax: z.coerce.number().int().min(0).default(5000).describe('webhook events due and not yet sent past which the sandbox refuses inbound messages for devices with webhooks (429 with Retry-After); 0: no bound'),
 	/**
 	 * Server-sent-event streams (`GET /sandbox/v1/events`): open at once per user and in all (each holds a
 	 * connection and a descriptor), and how many bytes a stream may have waiting for a client that does not

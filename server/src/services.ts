@@ -7,6 +7,7 @@ import { WebhookDelivery } from './webhooks/delivery';
 import { Pairing } from './network/pairing';
 import { Presence } from './network/presence';
 import { Messaging } from './network/messaging';
+import { NetworkRules } from './network/rules';
 import { Groups } from './network/groups';
 import { SendQueue } from './network/send-queue';
 import { Outbound, type Resolver } from './outbound/fetch';
@@ -29,6 +30,8 @@ export class Services {
 	readonly delivery: WebhookDelivery;
 	readonly pairing: Pairing;
 	readonly presence: Presence;
+	/** The sandbox network's rules (limits, recipients, quality, opt-outs), checked by `messaging`. */
+	readonly rules: NetworkRules;
 	readonly messaging: Messaging;
 	readonly groups: Groups;
 	readonly sendQueue: SendQueue;
@@ -57,7 +60,8 @@ export class Services {
 		this.events = new Events(this.store, () => this.delivery.worker.wake());
 		this.pairing = new Pairing(this.store, this.events, config);
 		this.presence = new Presence(this.store, this.events, config);
-		this.messaging = new Messaging(this.store, this.events, config, this.presence, () => this.baseUrl);
+		this.rules = new NetworkRules(this.store, config);
+		this.messaging = new Messaging(this.store, this.events, config, this.presence, this.rules, () => this.baseUrl);
 		this.groups = new Groups(this.store, this.events, this.messaging, () => this.baseUrl);
 		this.sendQueue = new SendQueue(this.store, this.messaging, onError);
 		this.tokenKey = loadTokenKey(this.store, config.data);
@@ -74,6 +78,7 @@ export class Services {
 
 	start() {
 		this.pairing.start();
+		this.rules.start();
 		this.messaging.start();
 		this.sendQueue.worker.wake();
 		this.delivery.worker.wake();

@@ -244,10 +244,10 @@ describe('manual pairing', () => {
 			expect(a.jid).toBe(`${a.phone}@s.whatsapp.net`);
 		});
 
-		test('QR on a connected device is 400 and leaves it connected', async () => {
+		test('QR on a connected device answers it connected, with no code (nothing to pair), and leaves it connected', async () => {
 			const res = await api.get('/devices/pair-1/qr', { key });
-			expect(res.status).toBe(400);
-			expect(res.body).toEqual({ success: false, message: "device 'pair-1' is already connected; log out first to pair again" });
+			expect(res.status).toBe(200);
+			expect(res.body.data).toMatchObject({ name: 'pair-1', status: 'connected', phone: '5511988887777', qrcode: null, paircode: null, expiresAt: null });
 			expect((await api.get('/devices/pair-1/status', { key })).body.data.status).toBe('connected');
 		});
 

@@ -124,7 +124,8 @@ test('total is counted up to a cap past the page: exact below it, a flagged lowe
 test.each([
 	['due webhook deliveries', () => store.outbox.due(1, 10), ['outbox_due']],
 	['next webhook delivery', () => store.outbox.nextDueAt(), ['outbox_due']],
-	['lease of the rows being attempted', () => store.outbox.lease([1, 2], 5), ['INTEGER PRIMARY KEY']],
+	['lease of the rows being attempted', () => store.outbox.lease([1], 5), ['INTEGER PRIMARY KEY']],
+	['due webhook deliveries counted', () => store.outbox.dueCount(1, 10), ['outbox_due']],
 	['pull-forward of a recovered receiver', () => store.outbox.pullForward('wh', 1, 10, [3]), ['outbox_webhook_pending']],
 	['delivery record of a subscription', () => store.outbox.ofWebhook('wh'), ['outbox_webhook']],
 	['a page of contacts by name', () => store.contacts.list('d', { limit: 10, offset: 0 }), ['contacts_device_name', 'contacts_device_name']],

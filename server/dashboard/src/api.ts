@@ -62,6 +62,26 @@ export interface Delivery {
 	createdAt: number;
 }
 
+/** A device's network on the sandbox (`GET /sandbox/v1/devices/{name}/network`). */
+export interface Network {
+	account: 'business' | 'ordinary';
+	tier: number | 'unlimited';
+	perSecond: number;
+	perMinute: number;
+	quality: { rating: 'high' | 'medium' | 'low'; score: number; blocks: number; reports: number };
+	restrictedUntil: number | null;
+	reconnectingUntil: number | null;
+	uniqueRecipients24h: number;
+	optOuts: number;
+	rules: 'on' | 'off';
+}
+
+export interface OptOut {
+	number: string;
+	keyword: string | null;
+	at: number;
+}
+
 /** A refusal of the server: its status and its own sentence. */
 export class ApiError extends Error {
 	constructor(
@@ -113,6 +133,10 @@ export function userApi(key: string) {
 		read: (name: string, id: string) => call('POST', `${sandbox(name)}/read`, auth, { id }),
 		react: (name: string, id: string, text: string) => call('POST', `${sandbox(name)}/react`, auth, { id, text }),
 		typing: (name: string, from: string, presence: 'composing' | 'paused') => call('POST', `${sandbox(name)}/presence`, auth, { from, presence }),
+		network: (name: string) => call<Network>('GET', `${sandbox(name)}/network`, auth),
+		setAccount: (name: string, account: Network['account']) => call<Network>('PUT', `${sandbox(name)}/network`, auth, { account }),
+		optOuts: (name: string) => call<OptOut[]>('GET', `${sandbox(name)}/network/opt-outs`, auth),
+		clearOptOut: (name: string, number: string) => call('DELETE', `${sandbox(name)}/network/opt-outs/${encodeURIComponent(number)}`, auth),
 	};
 }
 export type UserApi = ReturnType<typeof userApi>;

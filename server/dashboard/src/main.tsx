@@ -4,6 +4,7 @@ import { userApi, type Device } from './api';
 import { DevicesPanel } from './devices';
 import { ActionsContext, type Actions } from './hooks';
 import { followEvents } from './live';
+import { NetworkPanel } from './network';
 import { PhoneView } from './phone';
 import { WebhooksPanel } from './webhooks';
 
@@ -172,6 +173,7 @@ function Dashboard({ apiKey, onSignOut }: { apiKey: string; onSignOut: () => voi
 								<p class="empty">Connect {current.name} to see its chats: scan its QR code.</p>
 							</section>
 						)}
+						<NetworkPanel api={api} device={current.name} revision={revisionOf(current.name)} />
 						<WebhooksPanel api={api} device={current.name} revision={revisionOf(current.name)} />
 					</div>
 				)}

@@ -4,6 +4,7 @@ import { route } from '../http/route';
 import { ownDevice } from '../http/auth';
 import { conflict } from '../http/errors';
 import { deviceAnswer, deviceView } from './views';
+import { networkAnswer } from '../network/sandbox-network';
 
 const name = z.object({ name: z.string() });
 
@@ -41,7 +42,7 @@ export const deviceRoutes = [
 			if (services.store.devices.byName(user.id, body.name)) throw conflict(`you already have a device named '${body.name}'`);
 			const id = crypto.randomUUID();
 			const device = services.store.devices.insert(
-				{ id, user_id: user.id, name: body.name, profile_name: body.profileName ?? body.name },
+				{ id, user_id: user.id, name: body.name, profile_name: body.profileName ?? body.name, is_business: services.rules.newDeviceIsBusiness },
 				services.instanceToken(id),
 			);
 			return deviceView(device, services.instanceToken(id));
@@ -59,6 +60,7 @@ export const deviceRoutes = [
 			const device = ownDevice(services, user, params.name);
 			services.pairing.cancel(device.id);
 			services.presence.cancelAll(device);
+			services.rules.forget(device.id);
 			services.store.devices.delete(device.id);
 			return { name: device.name, deleted: true as const };
 		},
@@ -68,11 +70,13 @@ export const deviceRoutes = [
 		method: 'GET',
 		path: '/wdm/v1/devices/{name}/qr',
 		auth: 'user',
-		summary: 'Get the QR code (PNG data URI) and pair code that connect the device',
+		summary: 'Get the QR code (PNG data URI) and pair code that connect the device; a connected device answers without them',
 		params: name,
 		answer: deviceAnswer.extend(pairing),
 		handler: async ({ services, user, params }) => {
-			const device = await services.pairing.qr(ownDevice(services, user, params.name));
+			const owned = ownDevice(services, user, params.name);
+			// Nothing to pair: the device as it is, so that a workflow that pairs it can run again.
+			const device = owned.status === 'connected' ? owned : await services.pairing.qr(owned);
 			return { ...deviceView(device), qrcode: device.qr_code, paircode: device.pair_code, expiresAt: device.qr_expires_at };
 		},
 	}),
@@ -83,12 +87,13 @@ export const deviceRoutes = [
 		auth: 'user',
 		summary: 'Get the connection status of a device',
 		params: name,
-		answer: deviceAnswer.extend({ connected: z.boolean(), ...z.object(pairing).partial().shape }),
+		answer: deviceAnswer.extend({ connected: z.boolean(), network: networkAnswer, ...z.object(pairing).partial().shape }),
 		handler: ({ services, user, params }) => {
 			const device = ownDevice(services, user, params.name);
 			return {
 				...deviceView(device),
 				connected: device.status === 'connected',
+				network: services.rules.view(device),
 				...(device.status === 'connecting' ? { qrcode: device.qr_code, paircode: device.pair_code, expiresAt: device.qr_expires_at } : {}),
 			};
 		},

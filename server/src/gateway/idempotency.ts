@@ -16,7 +16,11 @@ import type { MessageRow } from '../store/types';
 /** How long a key is kept: a day, as the draft's example and Stripe's keys. */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** What a send route declares: the header it reads, and the 422 of a key reused for another request. */
+/**
+ * What a send route declares: the header it reads, and the 422 of a key reused for another request.
+ * Every send route spreads it, so it also declares the network rules' refusals (`network/rules.ts`):
+ * 422 for a recipient who opted out, 429 past a limit (503, a lost connection, is in `default`).
+ */
 export const idempotent = {
 	headers: z.object({
 		'idempotency-key': z
@@ -29,7 +33,7 @@ export const idempotent = {
 					'Makes the send idempotent for a day: the same request with the same key sends nothing more and answers the message the first one made (header `Idempotent-Replayed: true`); with another request it is a 422.',
 			}),
 	}),
-	errors: [422],
+	errors: [422, 429],
 };
 
 export interface SendKey {

@@ -375,6 +375,7 @@ export function errorBody(url: string, error: ApiError, openAi = isOpenAiUrl(url
 
 /** An error answer; a site route's in an `_envelope` when asked (a 200 that carries the status). */
 function send(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+	if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
 	const body = errorBody(request.url, error, (request.routeOptions?.config as { openAi?: boolean } | undefined)?.openAi);
 	if (!isGatewayUrl(request.url) && wantsEnvelope(request.query)) return reply.send(envelope(body, error.status, reply));
 	return reply.code(error.status).send(body);

@@ -5,6 +5,8 @@ export class ApiError extends Error {
 	public readonly data: Record<string, unknown>;
 	/** Earlier data of a WordPress error that had several (`WP_Error::add_data`): its `additional_data`. */
 	public additionalData?: unknown[];
+	/** Seconds after which the request may succeed (a limit's 429, a 503): sent as `Retry-After`. */
+	public retryAfter?: number;
 
 	constructor(
 		public readonly status: number,
@@ -45,6 +47,13 @@ export const forbidden = (message: string, code = 'rest_forbidden') => new ApiEr
 export const unauthorized = (message: string, code = 'rest_not_logged_in') =>
 	new ApiError(401, message, code);
 export const conflict = (message: string, code = 'rest_conflict') => new ApiError(409, message, code);
+
+/** A refusal to retry later (a limit's 429, a 503): `Retry-After` says when, in whole seconds (at least 1). */
+export function retryLater(status: number, message: string, code: string, retryAfterMs: number): ApiError {
+	const error = new ApiError(status, message, code);
+	error.retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
+	return error;
+}
 
 /** A failure reported by the (simulated) messaging network: the spec's 500. */
 export const networkFailure = (message: string) => new ApiError(500, message, 'wdm_network_error');

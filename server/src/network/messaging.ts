@@ -8,6 +8,7 @@ import { chatView, messageView } from '../gateway/views';
 import { type Address, parseAddress, STATUS_JID, userJid } from './jid';
 import { groupSendRefusal } from './groups';
 import type { Presence } from './presence';
+import { NetworkRefusal, type NetworkRules, type Permit } from './rules';
 import type { Media } from '../media/load';
 
 /** A message as a send route hands it to the network. */
@@ -72,6 +73,7 @@ export class Messaging {
 		private events: Events,
 		private config: Config,
 		private presence: Presence,
+		private rules: NetworkRules,
 		private baseUrl: () => string,
 	) {}
 
@@ -102,7 +104,7 @@ export class Messaging {
 			return;
 		}
 		if (to.phone && !this.store.devices.connectedByPhone(to.phone) && !this.store.numbers.onNetwork(device.user_id, to.phone)) {
-			throw networkFailure(`${to.phone} is not on the network`);
+			throw new NetworkRefusal(500, `${to.phone} is not on the network`, 'wdm_network_error', 'not_on_network');
 		}
 	}
 
@@ -122,18 +124,21 @@ export class Messaging {
 	/**
 	 * Sends now: stored as `sent`, delivered to the other side, confirmed by a receipt shortly after.
 	 * Runs in the caller's transaction (the send routes' shared one), which also holds the check's reads.
-	 * Every refusal (the network's, a bad replyid) comes before the first write (`Store.txShared`).
+	 * Every refusal (the network's and its rules', a bad replyid) comes before the first write (`Store.txShared`).
 	 */
 	send(device: DeviceRow, draft: Draft): MessageRow {
 		this.check(device, draft.to);
+		const permit = this.rules.admit(device, draft.to);
 		const row = this.build(device, draft, 'sent');
+		this.rules.count(device, permit);
 		this.claim(device, draft.to);
-		return this.transmit(device, this.store.messages.insert(row), draft);
+		return this.transmit(device, this.store.messages.insert(row), draft, permit);
 	}
 
 	/** Accepts a message for the send queue; `SendQueue` hands it to `dispatch` at `sendAt`. */
 	enqueue(device: DeviceRow, draft: Draft, sendAt: number): MessageRow {
 		this.check(device, draft.to);
+		this.rules.screen(device, draft.to);
 		this.claim(device, draft.to);
 		const flags: ReadFlags = { readchat: draft.readchat, readmessages: draft.readmessages };
 		return this.store.tx(() =>
@@ -141,29 +146,41 @@ export class Messaging {
 		);
 	}
 
-	/** Sends a queued message, or marks it failed when the network refuses it now. */
-	dispatch(queued: MessageRow): MessageRow {
+	/**
+	 * Sends a queued message, or marks it failed when the network refuses it for good (`content.error`
+	 * says why, and `content.refusal` which rule). When the network holds the device back (a rate, a lost
+	 * connection), its queue is spread over the time it may send again, at its pace, and undefined is answered.
+	 */
+	dispatch(queued: MessageRow): MessageRow | undefined {
 		const device = this.store.devices.byId(queued.device_id);
 		if (!device) return queued;
 		// Parsed back from the stored chat id, so that a status post (`status@broadcast`) is not taken for a phone number.
 		const to = parseAddress(queued.chatid, 'chatid');
+		let permit: Permit | undefined;
 		try {
 			this.check(device, to);
+			permit = this.rules.admit(device, to);
 		} catch (error) {
+			if (error instanceof NetworkRefusal && error.passes) {
+				this.store.tx(() => this.store.messages.paceQueued(device.id, error.retryAt!, this.rules.spacing(device)));
+				return undefined;
+			}
+			const refusal = error instanceof NetworkRefusal ? { refusal: error.reason } : {};
 			return this.store.tx(() => {
 				const failed = this.store.messages.update(queued.id, {
 					status: 'failed',
 					pending: null,
-					content: JSON.stringify({ ...JSON.parse(queued.content), error: (error as Error).message }),
+					content: JSON.stringify({ ...JSON.parse(queued.content), error: (error as Error).message, ...refusal }),
 				});
 				this.events.emit(device, 'messages_update', this.update(failed));
 				return failed;
 			});
 		}
 		const flags = JSON.parse(queued.pending ?? '{}') as ReadFlags;
-		return this.store.tx(() =>
-			this.transmit(device, this.store.messages.update(queued.id, { status: 'sent', timestamp: Date.now(), pending: null }), flags),
-		);
+		return this.store.tx(() => {
+			this.rules.count(device, permit);
+			return this.transmit(device, this.store.messages.update(queued.id, { status: 'sent', timestamp: Date.now(), pending: null }), flags, permit);
+		});
 	}
 
 	/** The sender's copy of a draft; stores its media. Runs inside the caller's transaction. */
@@ -221,7 +238,7 @@ export class Messaging {
 	}
 
 	/** Everything that follows a message leaving the device; runs inside the caller's transaction. */
-	private transmit(device: DeviceRow, row: MessageRow, flags: ReadFlags): MessageRow {
+	private transmit(device: DeviceRow, row: MessageRow, flags: ReadFlags, permit: Permit | undefined): MessageRow {
 		this.presence.cancel(device, row.chatid);
 		this.record(device, row, false);
 		if (flags.readmessages) this.readInbound(device, row.chatid);
@@ -249,8 +266,11 @@ export class Messaging {
 				}),
 				true,
 			);
+			// A direct message is the peer's contact writing: its service window, its STOP or START.
+			if (!row.is_group) this.rules.received(peer, device.phone!, row.message_type === 'text' ? row.text : null);
 		}
-		this.scheduleReceipt(row);
+		// A recipient who blocked the device never gets its messages: they stay `sent`.
+		if (!permit?.blocked) this.scheduleReceipt(row);
 		return row;
 	}
 
@@ -294,6 +314,7 @@ export class Messaging {
 				}),
 			);
 			this.record(device, row, true);
+			if (from.phone) this.rules.received(device, from.phone, draft.type === 'text' ? draft.text : null);
 			return row;
 		});
 	}

@@ -11,6 +11,7 @@ import { parseUser } from './jid';
 import { badRequest } from '../http/errors';
 import { groupJid } from '../gateway/groups';
 import { sandboxGroupRoutes } from './sandbox-groups';
+import { sandboxNetworkRoutes } from './sandbox-network';
 import { checkPlayable, playAs } from './owners';
 import { isOneEmoji } from '../gateway/messages';
 
@@ -57,9 +58,11 @@ export const sandboxRoutes = [
 			.refine((b) => b.type === 'text' || b.file, { error: 'is required for media messages', path: ['file'] })
 			.refine((b) => b.type !== 'text' || b.text, { error: 'is required for text messages', path: ['text'] }),
 		answer: messageAnswer,
-		errors: [403],
+		errors: [403, 429],
 		handler: async ({ services, user, params, body }) => {
 			const device = ownDevice(services, user, params.name);
+			// Refused while webhook deliveries are behind: taking it would only grow the outbox (issue 42).
+			services.delivery.admit(device);
 			const from = parseUser(body.from, 'from');
 			checkPlayable(services.store, user.id, from.phone, 'from');
 			// A group message reaches every member device, other users' too: it comes from a simulated contact,
@@ -71,7 +74,8 @@ export const sandboxRoutes = [
 				: undefined;
 			const draft = { type: body.type, text: body.text, file, quoted: body.replyid, senderName: body.senderName };
 			// The number enters the caller's world with the message, or not at all when the message is refused.
-			const row = services.store.tx(() => {
+			// One commit shared with the other requests of this turn (`txShared`): under load, one write of each hot page.
+			const row = await services.store.txShared(() => {
 				playAs(services.store, user.id, from.phone, 'from');
 				return body.group
 					? services.messaging.receiveInGroup(device, body.group, from, draft)
@@ -216,4 +220,5 @@ export const sandboxRoutes = [
 	}),
 
 	...sandboxGroupRoutes,
+	...sandboxNetworkRoutes,
 ];

@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { ConnectionLimits, Probes } from '../http/connections';
 import type { Services } from '../services';
 import type { DeviceStatus } from '../store/types';
+import { qualityAt } from '../network/rules';
 
 const DEVICE_STATUSES: DeviceStatus[] = ['disconnected', 'connecting', 'connected'];
 const OUTBOX_STATES = ['pending', 'delivered', 'failed'];
@@ -111,6 +112,44 @@ export function serveObservability(app: FastifyInstance, services: Services, con
 			for (const [reason, n] of Object.entries(connections.refused)) this.inc({ reason }, n);
 		},
 	});
+
+	// The sandbox network's rules: refusals since the start, and each device's quality, restriction and opt-outs, read from the store.
+	new Counter({
+		name: 'wdm_network_refusals_total',
+		help: 'Sends the sandbox network refused, by rule: rate, tier, restricted, opted_out, not_on_network, disconnected (a queued message held back by a rate or a lost connection counts each time)',
+		labelNames: ['reason'],
+		registers: [registry],
+		collect() {
+			this.reset();
+			for (const [reason, n] of Object.entries(services.rules.refusals)) this.inc({ reason }, n);
+		},
+	});
+	const networkOfDevices = db.prepare(
+		`SELECT u.name AS user, d.name AS device, d.is_business, n.score, n.score_at, n.restricted_until, n.blocks, n.reports,
+			(SELECT count(*) FROM opt_outs o WHERE o.device_id = d.id) AS opt_outs
+		 FROM devices d JOIN users u ON u.id = d.user_id LEFT JOIN network_devices n ON n.device_id = d.id`,
+	);
+	type NetworkOfDevice = { user: string; device: string; is_business: number; score: number | null; score_at: number; restricted_until: number | null; blocks: number; reports: number; opt_outs: number };
+	/** One gauge per device (labels `user`, `device`, and its `account` kind when asked), read from each device's row at scrape time. */
+	const perDevice = (name: string, help: string, value: (row: NetworkOfDevice, now: number) => number, withAccount = false) =>
+		new Gauge({
+			name,
+			help,
+			labelNames: withAccount ? ['user', 'device', 'account'] : ['user', 'device'],
+			registers: [registry],
+			collect() {
+				this.reset();
+				const now = Date.now();
+				for (const row of networkOfDevices.all() as NetworkOfDevice[]) {
+					const labels = { user: row.user, device: row.device };
+					this.set(withAccount ? { ...labels, account: row.is_business ? 'business' : 'ordinary' } : labels, value(row, now));
+				}
+			},
+		});
+	const quality = (row: NetworkOfDevice, now: number) => (row.score === null ? { score: 100, restricted_until: null } : qualityAt({ ...row, score: row.score }, now));
+	perDevice('wdm_network_quality_score', "A device's quality score on the sandbox network (0 to 100; below 30 it is restricted), with its account kind", (row, now) => Math.round(quality(row, now).score), true);
+	perDevice('wdm_network_restricted', 'Whether a device is restricted on the sandbox network (1: it may only answer contacts who wrote to it in the last 24 hours)', (row, now) => (quality(row, now).restricted_until === null ? 0 : 1));
+	perDevice('wdm_network_opt_outs', "Contacts who opted out of a device's messages", (row) => row.opt_outs);
 
 	app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
 

@@ -79,10 +79,11 @@ export class DevicesRepo {
 		return this.db.prepare('SELECT * FROM devices').all() as DeviceRow[];
 	}
 
-	insert(row: Pick<DeviceRow, 'id' | 'user_id' | 'name' | 'profile_name'>, token: string): DeviceRow {
+	/** `is_business`: the account kind (business unless told). */
+	insert(row: Pick<DeviceRow, 'id' | 'user_id' | 'name' | 'profile_name'> & Partial<Pick<DeviceRow, 'is_business'>>, token: string): DeviceRow {
 		this.db
-			.prepare('INSERT INTO devices (id, user_id, name, profile_name, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-			.run(row.id, row.user_id, row.name, row.profile_name, hashSecret(token), Date.now());
+			.prepare('INSERT INTO devices (id, user_id, name, profile_name, is_business, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+			.run(row.id, row.user_id, row.name, row.profile_name, row.is_business ?? 1, hashSecret(token), Date.now());
 		return this.byId(row.id)!;
 	}
 

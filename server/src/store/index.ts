@@ -10,6 +10,7 @@ import { GroupsRepo } from './groups';
 import { LabelsRepo } from './labels';
 import { MessagesRepo } from './messages';
 import { MetaRepo } from './meta';
+import { NetworkRepo } from './network';
 import { NumbersRepo } from './numbers';
 import { ObjectsRepo } from './objects';
 import { ProxiesRepo } from './proxies';
@@ -36,6 +37,7 @@ export class Store {
 	readonly chats: ChatsRepo;
 	readonly contacts: ContactsRepo;
 	readonly numbers: NumbersRepo;
+	readonly network: NetworkRepo;
 	readonly webhooks: WebhooksRepo;
 	readonly outbox: OutboxRepo;
 	readonly labels: LabelsRepo;
@@ -68,6 +70,7 @@ export class Store {
 		this.chats = new ChatsRepo(db);
 		this.contacts = new ContactsRepo(db);
 		this.numbers = new NumbersRepo(db);
+		this.network = new NetworkRepo(db);
 		this.webhooks = new WebhooksRepo(db);
 		this.outbox = new OutboxRepo(db);
 		this.labels = new LabelsRepo(db);

@@ -174,13 +174,44 @@ export class MessagesRepo {
 			.all(now, limit) as MessageRow[];
 	}
 
+	/**
+	 * Spreads the device's queued messages that would fall due before `start` over slots `spacing` ms
+	 * apart from `start`, in their order: the queue then drains at the pace the network allows.
+	 */
+	paceQueued(deviceId: string, start: number, spacing: number): number {
+		return this.db
+			.prepare(
+				`UPDATE messages SET send_at = q.slot FROM (
+					SELECT id, @start + CAST((row_number() OVER (ORDER BY send_at, rowid) - 1) * @spacing AS INTEGER) AS slot
+					FROM messages WHERE status = 'queued' AND device_id = @deviceId AND send_at < @start
+				) AS q WHERE messages.id = q.id`,
+			)
+			.run({ deviceId, start, spacing }).changes;
+	}
+
+	/** When the contact of a direct chat last wrote to the device, if they did since `since` (the customer service window). */
+	lastInboundSince(deviceId: string, chatid: string, since: number): number | undefined {
+		const row = this.db
+			.prepare('SELECT timestamp FROM messages WHERE device_id = ? AND chatid = ? AND timestamp >= ? AND from_me = 0 ORDER BY timestamp DESC LIMIT 1')
+			.get(deviceId, chatid, since) as { timestamp: number } | undefined;
+		return row?.timestamp;
+	}
+
 	nextDueAt(): number | undefined {
 		const row = this.db.prepare("SELECT min(send_at) AS at FROM messages WHERE status = 'queued'").get() as { at: number | null };
 		return row.at ?? undefined;
 	}
 
-	/** Outbound messages the network accepted but has not yet confirmed to the sender. */
+	/**
+	 * Outbound messages the network accepted but has not yet confirmed to the sender; not those to a
+	 * contact who blocked the device (`network_recipients`): they are never delivered.
+	 */
 	awaitingReceipt(): MessageRow[] {
-		return this.db.prepare("SELECT * FROM messages WHERE from_me = 1 AND status = 'sent'").all() as MessageRow[];
+		return this.db
+			.prepare(
+				`SELECT * FROM messages m WHERE from_me = 1 AND status = 'sent' AND NOT EXISTS
+				 (SELECT 1 FROM network_recipients r WHERE r.device_id = m.device_id AND r.phone = substr(m.chatid, 1, instr(m.chatid, '@') - 1))`,
+			)
+			.all() as MessageRow[];
 	}
 }

@@ -494,4 +494,46 @@ export const migrations: string[] = [
 	) WITHOUT ROWID;
 	CREATE INDEX webhook_claims_at ON webhook_claims(at);
 	`,
+	// The sandbox network's rules (issue 38, network/rules.ts): a device's own settings (NULL: the server's
+	// default; its account kind is `devices.is_business`) and quality; the conversations it opened (the
+	// tier's rolling 24 hours); the simulated contacts who blocked or reported it; who opted out of its messages.
+	`
+	CREATE TABLE network_devices (
+		device_id TEXT PRIMARY KEY REFERENCES devices(id) ON DELETE CASCADE,
+		tier TEXT,
+		per_second INTEGER,
+		per_minute INTEGER,
+		not_on_network_rate REAL,
+		block_rate REAL,
+		report_rate REAL,
+		disconnect_rate REAL,
+		seed INTEGER,
+		score REAL NOT NULL DEFAULT 100,
+		score_at INTEGER NOT NULL DEFAULT 0,
+		restricted_until INTEGER,
+		blocks INTEGER NOT NULL DEFAULT 0,
+		reports INTEGER NOT NULL DEFAULT 0
+	) WITHOUT ROWID;
+	CREATE TABLE network_conversations (
+		device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+		phone TEXT NOT NULL,
+		opened_at INTEGER NOT NULL,
+		PRIMARY KEY (device_id, phone)
+	) WITHOUT ROWID;
+	CREATE INDEX network_conversations_opened ON network_conversations(opened_at);
+	CREATE TABLE network_recipients (
+		device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+		phone TEXT NOT NULL,
+		outcome TEXT NOT NULL,
+		at INTEGER NOT NULL,
+		PRIMARY KEY (device_id, phone)
+	) WITHOUT ROWID;
+	CREATE TABLE opt_outs (
+		device_id TEXT NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+		phone TEXT NOT NULL,
+		keyword TEXT,
+		at INTEGER NOT NULL,
+		PRIMARY KEY (device_id, phone)
+	) WITHOUT ROWID;
+	`,
 ];

@@ -83,10 +83,22 @@ export class OutboxRepo {
 			.run(webhookId, eventId, body, now, now);
 	}
 
-	due(now: number, limit: number): OutboxRow[] {
+	/**
+	 * The next `limit` due rows, oldest first: only their id and subscription (the worker takes those its
+	 * receivers have room for, then reads the bodies of those alone as it leases them).
+	 */
+	due(now: number, limit: number): Pick<OutboxRow, 'id' | 'webhook_id'>[] {
 		return this.db
-			.prepare("SELECT * FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
-			.all(now, limit) as OutboxRow[];
+			.prepare("SELECT id, webhook_id FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
+			.all(now, limit) as Pick<OutboxRow, 'id' | 'webhook_id'>[];
+	}
+
+	/** Rows due and not being attempted (not leased), counted up to `limit`: the index's range, no row read. */
+	dueCount(now: number, limit: number): number {
+		const row = this.db
+			.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? LIMIT ?)")
+			.get(now, limit) as { n: number };
+		return row.n;
 	}
 
 	/**
@@ -105,9 +117,14 @@ export class OutboxRepo {
 		return pull.run({ now, webhookId, limit, busy: JSON.stringify(busy) }).changes > 0;
 	}
 
-	/** Pushes the next attempt of these rows to `until`: they are being attempted (see `WebhookDelivery`). */
-	lease(ids: number[], until: number) {
-		this.db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id IN (SELECT value FROM json_each(?))').run(until, JSON.stringify(ids));
+	/**
+	 * Pushes the next attempt of these rows to `until`: they are being attempted (see `WebhookDelivery`).
+	 * Answers the rows as leased, in the order of `ids`. Run it in a transaction: a statement per row then
+	 * costs half of one statement for all (`id IN json_each`), and a fifth of one with `RETURNING`.
+	 */
+	lease(ids: number[], until: number): OutboxRow[] {
+		const lease = this.db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ?');
+		return ids.flatMap((id) => (lease.run(until, id).changes ? [this.byId(id)!] : []));
 	}
 
 	nextDueAt(): number | undefined {

@@ -1,7 +1,8 @@
 import type { Config } from '../config';
+import { retryLater } from '../http/errors';
 import { OutboundError, POOL_CONNECTIONS, type Outbound } from '../outbound/fetch';
 import type { Store } from '../store';
-import type { OutboxRow, WebhookRow } from '../store/types';
+import type { DeviceRow, OutboxRow, WebhookRow } from '../store/types';
 import { DueWorker } from '../util/due-worker';
 import { WebhookClaims } from './claims';
 import { isExpired } from './events';
@@ -56,6 +57,12 @@ const SATURATED_RECHECK_MS = 1000;
 /** Only the status of an answer matters: this much of its body is read, then the connection is closed. */
 const ANSWER_BYTES = 4096;
 
+/** How long a count of the rows waiting to be sent stands (`admit`): it walks the due index, so not per request. */
+const BACKLOG_FRESH_MS = 20;
+
+/** The longest `Retry-After` of a refusal for a backlog (`admit`). */
+const BACKLOG_RETRY_MAX_MS = 60 * 1000;
+
 /**
  * Delivers the outbox at least once: each row is POSTed to its subscription's URL until it gets a
  * 2xx, with exponential backoff and jitter between attempts. A row being tried is leased (its next
@@ -67,7 +74,7 @@ export class WebhookDelivery {
 	readonly worker: DueWorker;
 	/** Attempts under way, by outbox id: their lease must not be pulled forward (that would send them twice at once). */
 	private inFlight = new Map<number, Promise<void>>();
-	/** Told after each attempt (its outcome recorded), with its outbox row as it was before (the dashboard's live delivery log). */
+	/** Told after each attempt (its outcome recorded), with its outbox row as it was leased (the dashboard's live delivery log). */
 	readonly attempted = new Set<(row: OutboxRow) => void>();
 	/** Attempts under way per receiver, and how many it may have (adapts to its answers). */
 	readonly pacing: Pacing;
@@ -80,6 +87,10 @@ export class WebhookDelivery {
 	 * pull-forward query. Empty at start: rows may wait from before a restart.
 	 */
 	private nothingWaiting = new Set<string>();
+	/** The rows waiting to be sent, as last counted (`admit`). */
+	private waiting = { n: 0, at: -Infinity };
+	/** Attempts started in the last second or so, and since when: the pace the outbox goes at (`admit`'s Retry-After). */
+	private pace = { since: 0, started: 0, perSecond: 0 };
 
 	constructor(
 		private store: Store,
@@ -102,28 +113,62 @@ export class WebhookDelivery {
 		return this.saturated && due !== undefined ? Math.max(due, Date.now() + SATURATED_RECHECK_MS) : due;
 	}
 
+	/**
+	 * Refuses (429, with the time the outbox needs as `Retry-After`) what would add events for `device`
+	 * while more than `--webhook-backlog-max` events are due and not yet sent: deliveries are behind, and
+	 * taking more would only grow the outbox. Asked by the sandbox's inbound messages, the load a user
+	 * drives (issue 42); a device without webhooks adds nothing to the outbox and is never refused.
+	 */
+	admit(device: DeviceRow, now = Date.now()) {
+		const max = this.config.webhookBacklogMax;
+		if (!max) return;
+		if (now - this.waiting.at >= BACKLOG_FRESH_MS) this.waiting = { n: this.store.outbox.dueCount(now, 2 * max), at: now };
+		const waiting = this.waiting.n;
+		if (waiting <= max || !this.store.webhooks.enabledOf(device.id).length) return;
+		// Time to send what is past half the bound at the recent pace (a second when unknown), so that a retry finds room.
+		const { perSecond } = this.pace;
+		const ms = perSecond ? Math.min(BACKLOG_RETRY_MAX_MS, ((waiting - max / 2) * 1000) / perSecond) : 1000;
+		throw retryLater(
+			429,
+			`webhook deliveries are behind: ${waiting >= 2 * max ? `at least ${waiting}` : waiting} events wait to be sent, more than --webhook-backlog-max (${max}); ` +
+				`inbound messages for devices with webhooks are refused until they are sent: retry after ${Math.max(1, Math.ceil(ms / 1000))} s`,
+			'wdm_webhooks_behind',
+			ms,
+		);
+	}
+
 	private startDue() {
 		const now = Date.now();
-		const rows = this.store.outbox.due(now, BATCH);
-		const subscriptions = new Map<string, WebhookRow | undefined>();
-		const subscriptionOf = (row: OutboxRow) => {
-			if (!subscriptions.has(row.webhook_id)) subscriptions.set(row.webhook_id, this.store.webhooks.byId(row.webhook_id));
-			return subscriptions.get(row.webhook_id);
+		const due = this.store.outbox.due(now, BATCH);
+		const subscriptions = new Map<string, { sub?: WebhookRow; origin?: string }>();
+		const subscriptionOf = (webhookId: string) => {
+			let known = subscriptions.get(webhookId);
+			if (!known) {
+				const sub = this.store.webhooks.byId(webhookId);
+				subscriptions.set(webhookId, (known = { sub, origin: sub && originOf(sub.url) }));
+			}
+			return known;
 		};
 		// A row of a gone subscription takes no receiver's room (it is only marked failed).
-		const taken = rows.filter((row) => {
-			const sub = subscriptionOf(row);
-			return !sub || this.pacing.take(originOf(sub.url), now);
+		const taken = due.filter((row) => {
+			const { origin } = subscriptionOf(row.webhook_id);
+			return !origin || this.pacing.take(origin, now);
 		});
-		this.saturated = taken.length < rows.length;
+		this.saturated = taken.length < due.length;
+		this.pace.started += taken.length;
+		// Over a longer window (the worker was idle) the pace is unknown.
+		const window = now - this.pace.since;
+		if (window >= 1000) this.pace = { since: now, started: 0, perSecond: window <= 2000 ? (this.pace.started * 1000) / window : 0 };
 		if (!taken.length) return;
-		this.store.outbox.lease(
-			taken.map((row) => row.id),
-			now + this.config.webhookTimeoutMs + 1000,
+		// Only the rows taken are read whole (their bodies), as they are leased.
+		const rows = this.store.tx(() =>
+			this.store.outbox.lease(
+				taken.map((row) => row.id),
+				now + this.config.webhookTimeoutMs + 1000,
+			),
 		);
-		for (const row of taken) {
-			const sub = subscriptionOf(row);
-			const origin = sub && originOf(sub.url);
+		for (const row of rows) {
+			const { sub, origin } = subscriptionOf(row.webhook_id);
 			const started = Date.now();
 			let overloaded = false;
 			// A store error (say SQLITE_BUSY) must not become an unhandled rejection; the lease brings the row back.

@@ -1,8 +1,10 @@
 /**
  * Attempts under way per receiver (the origin of a subscription's URL: one n8n serves many
- * subscriptions), bounded by a limit that adapts to the receiver, as TCP's congestion window does
- * (additive increase, multiplicative decrease): it grows by one per limit's worth of quick answers
- * and halves when answers come slowly (over `slowMs`), not at all, or as 429/502/503/504. A receiver
+ * subscriptions), bounded by a limit that adapts to the receiver, as TCP's congestion window does:
+ * until its first slow answer a receiver is in slow start (the limit grows by one per quick answer, so
+ * it doubles per round of answers: a receiver that keeps up is not held at the start's 8 in its first
+ * seconds), then additive increase (one per limit's worth of quick answers); the limit halves when
+ * answers come slowly (over `slowMs`), not at all, or as 429/502/503/504. A receiver
  * that answers 429 or 503 with `Retry-After` is paused until then. So a slow n8n gets as many requests
  * as it answers in time instead of a queue of them that it answers after the sender gave up.
  */
@@ -16,6 +18,8 @@ interface Receiver {
 	pausedUntil: number;
 	/** When the limit was last halved: once per `slowMs`, since the attempts under way then answer alike. */
 	lastCut: number;
+	/** Never slow yet: the limit grows by one per quick answer (TCP's slow start). */
+	slowStart: boolean;
 }
 
 export class Pacing {
@@ -28,7 +32,7 @@ export class Pacing {
 
 	private of(origin: string): Receiver {
 		let receiver = this.receivers.get(origin);
-		if (!receiver) this.receivers.set(origin, (receiver = { limit: Math.min(INITIAL, this.max), busy: 0, pausedUntil: 0, lastCut: 0 }));
+		if (!receiver) this.receivers.set(origin, (receiver = { limit: Math.min(INITIAL, this.max), busy: 0, pausedUntil: 0, lastCut: 0, slowStart: true }));
 		return receiver;
 	}
 
@@ -45,12 +49,13 @@ export class Pacing {
 		const receiver = this.of(origin);
 		receiver.busy--;
 		if (overloaded || ms > this.slowMs) {
+			receiver.slowStart = false;
 			if (now - receiver.lastCut >= this.slowMs) {
 				receiver.limit = Math.max(1, receiver.limit / 2);
 				receiver.lastCut = now;
 			}
 		} else {
-			receiver.limit = Math.min(this.max, receiver.limit + 1 / receiver.limit);
+			receiver.limit = Math.min(this.max, receiver.limit + (receiver.slowStart ? 1 : 1 / receiver.limit));
 		}
 	}
 
