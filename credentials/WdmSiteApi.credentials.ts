@@ -1,4 +1,4 @@
-import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 import { SITE_BASE_URL } from '../nodes/shared/site';
 
 /** A site user and one of its application passwords, sent as Basic auth, as WordPress signs them in. */
@@ -70,13 +70,19 @@ export class WdmSiteApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { auth: { username: '={{$credentials.username}}', password: '={{$credentials.password}}' } },
-	};
+	// A function, not expressions: n8n 2.x evaluates an expression in its expression isolate on every request (issue 42).
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		auth: { username: String(credentials.username), password: String(credentials.password) },
+	});
 
-	// The site index is public, yet refuses (401) a wrong user or application password.
+	// The site index is public, yet refuses (401) a wrong user or application password: shown with
+	// WordPress's reasons rather than n8n's "Unauthorized" (one message: n8n picks it by status alone).
 	test: ICredentialTestRequest = {
 		request: { baseURL: SITE_BASE_URL, url: '/', method: 'GET' },
+		rules: [
+			{ type: 'responseCode', properties: { value: 401, message: 'Unknown username or invalid application password: the site refused them' } },
+			{ type: 'responseCode', properties: { value: 404, message: 'No REST API at this Site URL with this Addressing Style: check both' } },
+		],
 	};
 }

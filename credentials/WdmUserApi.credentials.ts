@@ -1,5 +1,5 @@
-import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
-import { gatewayBaseUrl } from './gatewayBaseUrl';
+import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import { gatewayBaseUrl, noGatewayRule } from './gatewayBaseUrl';
 
 /** The user's API key, sent as a Bearer token: it manages devices (instances) and their webhooks. */
 export class WdmUserApi implements ICredentialType {
@@ -24,12 +24,16 @@ export class WdmUserApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
-	};
+	// A function, not an expression (`=Bearer {{$credentials.apiKey}}`): n8n 2.x evaluates an expression in
+	// its expression isolate on every request (issue 42).
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, Authorization: `Bearer ${credentials.apiKey}` },
+	});
 
+	// A wrong key: the gateway's reason ("invalid API key") rather than n8n's "Unauthorized".
 	test: ICredentialTestRequest = {
 		request: { baseURL: '={{$credentials.baseUrl}}', url: '/devices', method: 'GET' },
+		rules: [{ type: 'responseCode', properties: { value: 401, message: 'Invalid API key: the gateway knows no user with this key' } }, noGatewayRule],
 	};
 }

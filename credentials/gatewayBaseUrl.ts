@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IAuthenticateRuleResponseCode, INodeProperties } from 'n8n-workflow';
 
 /** The base URL field both gateway credentials share. */
 export const gatewayBaseUrl: INodeProperties = {
@@ -9,4 +9,16 @@ export const gatewayBaseUrl: INodeProperties = {
 	placeholder: 'e.g. https://example.com/wp-json/wdm/v1',
 	description: 'Gateway address, ending in wdm/v1: https://SITE/wp-json/wdm/v1 or https://SITE/index.php?rest_route=/wdm/v1',
 	required: true,
+};
+
+/**
+ * What the credential dialog shows when no gateway answers at the Base URL. n8n shows a rule's message
+ * for its status instead of the status's reason phrase ("Not Found", "Unauthorized").
+ */
+export const noGatewayRule: IAuthenticateRuleResponseCode = {
+	type: 'responseCode',
+	properties: {
+		value: 404,
+		message: 'No WDM gateway at this Base URL: it ends in wdm/v1, as https://SITE/wp-json/wdm/v1 or https://SITE/index.php?rest_route=/wdm/v1',
+	},
 };

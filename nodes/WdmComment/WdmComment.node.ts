@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directOperations } from '../shared/direct';
-import { operationProperties, operationSubtitle } from '../shared/operations';
+import { operationSubtitle } from '../shared/operations';
 import { pickerMethods } from '../shared/pickers';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { create } from './create';
@@ -26,7 +26,7 @@ export class WdmComment implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
+		properties: direct.properties,
 	};
 
 	customOperations = direct.customOperations;

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties, operationSubtitle } from '../shared/operations';
+import { operationSubtitle } from '../shared/operations';
 import { pickerMethods } from '../shared/pickers';
 import { checkNumbers, getChatDetails } from './chats';
 import { add, getMany, list, remove } from './contacts';
@@ -24,7 +24,7 @@ export class WdmContact implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
+		properties: direct.properties,
 	};
 
 	customOperations = direct.customOperations;

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { gatewayRequestDefaults, userApi } from '../shared/gateway';
 import { directOperations } from '../shared/direct';
-import { operationProperties, operationSubtitle } from '../shared/operations';
+import { operationSubtitle } from '../shared/operations';
 import { pickerMethods } from '../shared/pickers';
 import { create, getMany, getQr, getStatus, logout, remove } from './devices';
 import { getWebhooks, setWebhook } from './webhooks';
@@ -24,7 +24,7 @@ export class WdmDevice implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmUserApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
+		properties: direct.properties,
 	};
 
 	customOperations = direct.customOperations;

@@ -71,7 +71,7 @@ export const getQr: Operation = {
 	name: 'Get QR Code',
 	value: 'getQr',
 	action: 'Get the QR code of a device',
-	description: 'Start pairing: get the QR code (also as a PNG image) and the pair code',
+	description: 'Start pairing: get the QR code (also as a PNG image) and the pair code. A connected device answers as it is, without them.',
 	routing: {
 		request: { method: 'GET', url: deviceUrl('/qr') },
 		output: {

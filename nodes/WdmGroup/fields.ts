@@ -38,7 +38,7 @@ export const groupNameField = nameField('Group name, at most 100 characters');
 
 /**
  * Numbers that Create and Update Participants act on, filled in one by one or mapped from the input
- * (one value, a comma-separated list or an array). One declaration for both (see `operationProperties`).
+ * (one value, a comma-separated list or an array). One declaration for both (see `fieldProperties`).
  */
 export const participantsField: INodeProperties = listField(
 	{

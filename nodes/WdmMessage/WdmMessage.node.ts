@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directOperations } from '../shared/direct';
 import { gatewayRequestDefaults, instanceApi } from '../shared/gateway';
-import { operationProperties, operationSubtitle } from '../shared/operations';
+import { operationSubtitle } from '../shared/operations';
 import { pickerMethods } from '../shared/pickers';
 import { deleteMessage } from './delete';
 import { download } from './download';
@@ -41,7 +41,7 @@ export class WdmMessage implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmInstanceApi', required: true }],
 		requestDefaults: gatewayRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
+		properties: direct.properties,
 	};
 
 	customOperations = direct.customOperations;

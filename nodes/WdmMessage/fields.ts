@@ -5,7 +5,7 @@ import { picker } from '../shared/pickers';
 
 /**
  * Fields that many message operations share. Each is declared once for every operation that shows it
- * (see `operationProperties`), so its description fits them all.
+ * (see `fieldProperties`), so its description fits them all.
  */
 
 export const numberField: INodeProperties = picker('chat', {

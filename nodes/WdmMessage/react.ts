@@ -27,7 +27,7 @@ export const react: Operation = {
 			routing: { send: { preSend: [sendRemoval] } },
 		},
 		{
-			// Not `text`: a reaction is no message text (one declaration per name, see operationProperties).
+			// Not `text`: a reaction is no message text (one declaration per name, see fieldProperties).
 			displayName: 'Emoji',
 			name: 'reaction',
 			type: 'string',

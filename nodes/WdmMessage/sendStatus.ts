@@ -56,7 +56,7 @@ export const sendMediaStatus: Operation = {
 	routing: { ...statusRouting, send: { preSend: [fileFromSource] } },
 	fields: [
 		{
-			// Not `type`: Send Media's types are others (one declaration per name, see operationProperties).
+			// Not `type`: Send Media's types are others (one declaration per name, see fieldProperties).
 			displayName: 'Status Type',
 			name: 'statusType',
 			type: 'options',

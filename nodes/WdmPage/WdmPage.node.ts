@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { contentOperations, PAGE_TYPE } from '../shared/content';
 import { directOperations } from '../shared/direct';
-import { operationProperties, operationSubtitle } from '../shared/operations';
+import { operationSubtitle } from '../shared/operations';
 import { pickerMethods } from '../shared/pickers';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 
@@ -23,7 +23,7 @@ export class WdmPage implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wdmSiteApi', required: true }],
 		requestDefaults: siteRequestDefaults,
-		properties: [direct.resourceProperty, ...operationProperties(operations), direct.requestOptions],
+		properties: direct.properties,
 	};
 
 	customOperations = direct.customOperations;

@@ -2,6 +2,7 @@ import {
 	NodeApiError,
 	NodeConnectionTypes,
 	type JsonObject,
+	type ICredentialsDecrypted,
 	type IDataObject,
 	type IHookFunctions,
 	type IHttpRequestMethods,
@@ -12,7 +13,7 @@ import {
 } from 'n8n-workflow';
 import { randomBytes } from 'crypto';
 import { deviceField } from '../WdmDevice/devices';
-import { gatewayRequest } from '../shared/gateway';
+import { gatewayRequest, readCredential } from '../shared/gateway';
 import { pickerMethods } from '../shared/pickers';
 import { excludeMessagesOptions, webhookEventOptions } from '../WdmDevice/webhooks';
 import { signatureProblem } from './signature';
@@ -22,19 +23,31 @@ interface Subscription {
 	url: string;
 }
 
+/**
+ * The user credential of the claims, read once per process and credential rather than for every event:
+ * in n8n 2.x a credential read in a webhook costs an expression isolate of its own, created while the
+ * webhook waits (read twice an event, it took n8n's webhook handler from about 20 to 150-200 ms here:
+ * issue 42). Read again at each activation, after CREDENTIAL_TTL_MS, and when the server refuses it.
+ */
+const credentials = new Map<string, { read: ICredentialsDecrypted; until: number }>();
+const CREDENTIAL_TTL_MS = 10 * 60_000;
+
+async function userCredential(ctx: IHookFunctions | IWebhookFunctions, fresh: boolean): Promise<ICredentialsDecrypted> {
+	// By the credential's id (an id-less reference, from an old workflow, is read every time).
+	const id = ctx.getNode().credentials?.wdmUserApi?.id;
+	const kept = id ? credentials.get(id) : undefined;
+	if (!fresh && kept && kept.until > Date.now()) return kept.read;
+	const read = await readCredential(ctx, 'wdmUserApi');
+	if (id) credentials.set(id, { read, until: Date.now() + CREDENTIAL_TTL_MS });
+	return read;
+}
+
+/** The device picker's name (a locator's value, or a plain name), for a route. */
+const deviceOf = (ctx: IHookFunctions | IWebhookFunctions) => encodeURIComponent(ctx.getNodeParameter('device', '', { extractValue: true }) as string);
+
 /** Calls the device's webhook route with the user credential. */
 async function webhookRoute(this: IHookFunctions, method: IHttpRequestMethods, body?: IDataObject) {
-	const credentials = await this.getCredentials('wdmUserApi');
-	// The device picker's name (a locator's value, or a plain name).
-	const device = encodeURIComponent(this.getNodeParameter('device', undefined, { extractValue: true }) as string);
-	const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'wdmUserApi', {
-		method,
-		baseURL: String(credentials.baseUrl).replace(/\/+$/, ''),
-		url: `/devices/${device}/webhook`,
-		body,
-		json: true,
-	})) as { data: unknown };
-	return response.data;
+	return await gatewayRequest(this, await userCredential(this, true), method, `/devices/${deviceOf(this)}/webhook`, body);
 }
 
 /**
@@ -48,16 +61,20 @@ async function claimed(this: IWebhookFunctions): Promise<boolean> {
 	const subscription = this.getWorkflowStaticData('node').subscriptionId as string | undefined;
 	if (!subscription) return true;
 	const headers = this.getRequestObject().headers;
-	// A webhook has no item: getNodeParameter takes (name, fallback, options); the Device is a resource locator.
-	const device = this.getNodeParameter('device', '', { extractValue: true }) as string;
-	const acknowledge = this.getNodeParameter('acknowledge', 'onReceived') as string;
-	const answer = (await gatewayRequest(this, 'wdmUserApi', 'POST', `/devices/${encodeURIComponent(device)}/webhook/claim`, {
+	const body = {
 		subscription,
 		event: String(headers['webhook-id']),
 		timestamp: Number(headers['webhook-timestamp']),
-		releaseOnFailure: acknowledge === 'lastNode',
-	})) as { claimed: boolean };
-	return answer.claimed;
+		releaseOnFailure: this.getNodeParameter('acknowledge', 'onReceived') === 'lastNode',
+	};
+	const claim = async (fresh: boolean) => (await gatewayRequest(this, await userCredential(this, fresh), 'POST', `/devices/${deviceOf(this)}/webhook/claim`, body)) as { claimed: boolean };
+	try {
+		return (await claim(false)).claimed;
+	} catch (error) {
+		// A key the server refuses (changed or revoked since it was read) claimed nothing: read it again, once.
+		if (!['401', '403'].includes(String((error as NodeApiError).httpCode))) throw new NodeApiError(this.getNode(), error as JsonObject);
+		return (await claim(true)).claimed;
+	}
 }
 
 export class WdmTrigger implements INodeType {
@@ -88,7 +105,9 @@ export class WdmTrigger implements INodeType {
 		properties: [
 			{ ...deviceField, description: 'Device whose events start the workflow' },
 			{
-				displayName: 'Events',
+				// Not "Events": n8n's node panel turns a trigger's Events options into actions and then lists
+				// the node without "Trigger", as "WDM" among the other WDM nodes.
+				displayName: 'Device Events',
 				name: 'events',
 				type: 'multiOptions',
 				default: ['messages'],

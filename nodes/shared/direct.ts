@@ -17,7 +17,7 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 import type { Operation } from './operations';
-import type { Resource } from './resources';
+import { type Resource, resourceProperties } from './resources';
 import { generatedKey, retryPolicy, runKeyOf } from './retry';
 import { pacing } from './pacing';
 
@@ -50,13 +50,14 @@ interface Connection {
 }
 
 /**
- * The node's `customOperations` for the operations this module can run, the `resource` property n8n
- * looks them up by (hidden: the node has one resource; first of the node's properties), and Request
- * Options with Retry Transient Failures (last: see `requestOptionsProperty`).
+ * A node of one resource: its properties (those of resources.ts, with the hidden `resource` property
+ * n8n looks `customOperations` up by, then Request Options with Retry Transient Failures, last: see
+ * `requestOptionsProperty`) and its `customOperations` for the operations this module can run.
  */
 export function directOperations(resource: string, operations: Operation[], connection: Connection) {
-	const resourceProperty: INodeProperties = { displayName: 'Resource', name: 'resource', type: 'hidden', noDataExpression: true, default: resource };
-	return { resourceProperty, requestOptions: requestOptionsProperty(operations), customOperations: { [resource]: runsOf(operations, connection) } };
+	const resources = [{ name: resource[0].toUpperCase() + resource.slice(1), value: resource, operations }];
+	const { requestOptions, customOperations } = directResources(resources, connection);
+	return { properties: [...resourceProperties(resources), requestOptions], customOperations };
 }
 
 /**

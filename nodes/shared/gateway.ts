@@ -5,6 +5,9 @@ import type {
 	IExecuteFunctions,
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
@@ -37,23 +40,37 @@ export async function unwrapData(
 	return data.map((json) => ({ json: json as IDataObject }));
 }
 
+type CredentialContext = ILoadOptionsFunctions | IExecuteFunctions | IWebhookFunctions | IHookFunctions;
+
 /**
- * A gateway request made by code (the pickers' list searches, WDM Send and Wait): the answer's `data`,
- * or the gateway's own sentence as a NodeApiError. `token` sends as that device instead of with the
- * credential (whose base URL is used either way).
+ * The node's credential of `type`, read (decrypted) once, as n8n's request helpers take it
+ * (`credentialsDecrypted`): given to them, they do not read it again. A read outside a run (a webhook,
+ * an activation, a list search) costs n8n 2.x an expression isolate of its own (its credentials helper
+ * resolves the credential's expressions in a workflow made for the read), so one read, not two, a request.
+ */
+export async function readCredential(ctx: CredentialContext, type: string): Promise<ICredentialsDecrypted> {
+	const ref = ctx.getNode().credentials?.[type];
+	return { id: ref?.id ?? '', name: ref?.name ?? type, type, data: (await ctx.getCredentials(type)) as ICredentialDataDecryptedObject };
+}
+
+/**
+ * A gateway request made by code (the pickers' list searches, WDM Send and Wait, the trigger's
+ * activation and claims): the answer's `data`, or the gateway's own sentence as a NodeApiError.
+ * `credential`: the credential type to read, or one read already (`readCredential`). `token` sends as
+ * that device instead of with the credential (whose base URL is used either way).
  */
 export async function gatewayRequest(
-	ctx: ILoadOptionsFunctions | IExecuteFunctions | IWebhookFunctions,
-	credential: string,
+	ctx: CredentialContext,
+	credential: string | ICredentialsDecrypted,
 	method: IHttpRequestMethods,
 	url: string,
 	body?: IDataObject,
 	token?: string,
 ): Promise<unknown> {
-	const credentials = await ctx.getCredentials(credential);
+	const read = typeof credential === 'string' ? await readCredential(ctx, credential) : credential;
 	const options: IHttpRequestOptions = {
 		method,
-		baseURL: gatewayBaseUrl(credentials),
+		baseURL: gatewayBaseUrl(read.data ?? {}),
 		url,
 		json: true,
 		returnFullResponse: true,
@@ -63,7 +80,7 @@ export async function gatewayRequest(
 	const response = (
 		token
 			? await ctx.helpers.httpRequest({ ...options, headers: { token } })
-			: await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential, options)
+			: await ctx.helpers.httpRequestWithAuthentication.call(ctx, read.type, options, { credentialsDecrypted: read })
 	) as IN8nHttpFullResponse;
 	const answer = (response.body ?? {}) as { data?: unknown; message?: string };
 	if (response.statusCode >= 400) {

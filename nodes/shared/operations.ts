@@ -7,26 +7,6 @@ export interface Operation extends INodePropertyOptions {
 	fields?: INodeProperties[];
 }
 
-/**
- * The node's `operation` selector followed by every operation's fields, each declared ONCE and shown
- * for the operations that use it.
- *
- * Why once: for every item, n8n's declarative engine (RoutingNode) evaluates the value of EVERY
- * property of the description, displayed or not, twice (the request pass and the base-URL pass), so
- * a field that twelve operations each declared would have its expression evaluated about twenty-four
- * times per item instead of twice. Hence:
- * - a field that several operations declare alike is one property listing them all;
- * - same-named collections (Options, Filters, ...) become one collection; an entry that not all of
- *   them have is shown only for its own operations (`/operation`). n8n walks only the entries that
- *   are set, so two entries of one name for different operations cost nothing (e.g. Order By with
- *   the values of each list route);
- * - a name declared differently by two operations is an error: give the field one declaration that
- *   fits both, or, if the two mean different things, two names.
- */
-export function operationProperties(operations: Operation[]): INodeProperties[] {
-	return [operationSelector(operations), ...fieldProperties(operations)];
-}
-
 /** The `operation` selector of a list of operations; its default is the first. */
 export function operationSelector(operations: Operation[]): INodeProperties {
 	const first = operations[0].value;
@@ -52,7 +32,21 @@ export function operationSubtitle(operations: Operation[]): string {
 export const namesByValue = (options: Array<{ name: string; value: string }>) =>
 	`(${JSON.stringify(Object.fromEntries(options.map((option) => [option.value, option.name])))})`;
 
-/** The fields of the operations, each name declared once (see `operationProperties`). */
+/**
+ * The fields of the operations, each declared ONCE and shown for the operations that use it.
+ *
+ * Why once: for every item, n8n's declarative engine (RoutingNode) evaluates the value of EVERY
+ * property of the description, displayed or not, twice (the request pass and the base-URL pass), so
+ * a field that twelve operations each declared would have its expression evaluated about twenty-four
+ * times per item instead of twice. Hence:
+ * - a field that several operations declare alike is one property listing them all;
+ * - same-named collections (Options, Filters, ...) become one collection; an entry that not all of
+ *   them have is shown only for its own operations (`/operation`). n8n walks only the entries that
+ *   are set, so two entries of one name for different operations cost nothing (e.g. Order By with
+ *   the values of each list route);
+ * - a name declared differently by two operations is an error: give the field one declaration that
+ *   fits both, or, if the two mean different things, two names.
+ */
 export function fieldProperties(operations: Operation[]): INodeProperties[] {
 	const byName = new Map<string, Array<{ field: INodeProperties; operations: string[] }>>();
 	for (const operation of operations) {

@@ -1,5 +1,6 @@
 // Minimal harness running declarative n8n nodes with n8n's own engine (n8n-core WorkflowExecute /
 // RoutingNode / HookContext / WebhookContext), modelled on n8n's packages/core/nodes-testing.
+import { STATUS_CODES } from 'node:http';
 import { ExecuteContext, ExecutionLifecycleHooks, HookContext, LoadOptionsContext, RoutingNode, WebhookContext, WorkflowExecute } from 'n8n-core';
 import {
 	createDeferredPromise, createEmptyRunExecutionData, createRunExecutionData, ICredentialsHelper, NodeHelpers, Workflow, deepCopy, isExpression,
@@ -191,8 +192,15 @@ export class N8nTestHarness {
 		try {
 			await new RoutingNode(ctx, nodeType, decrypted).runNode();
 		} catch (error) {
-			const status = (error as { cause?: { response?: { status?: number; statusText?: string } } }).cause?.response?.status;
-			return { status: 'Error', message: status ? `Received HTTP status code: ${status}` : (error as Error).message };
+			// n8n's tester reads the response the error keeps (n8n 1.x and 2.40): the credential's rule for its
+			// status, else the reason phrase. This harness's n8n-core 2.11 keeps only the status (`httpCode`),
+			// whose phrase is then Node's, as the server sends it.
+			const { cause, httpCode, message } = error as Error & { httpCode?: string; cause?: { response?: { status: number; statusText?: string } } };
+			const status = cause?.response?.status ?? (httpCode ? Number(httpCode) : undefined);
+			if (!status) return { status: 'Error', message };
+			const rule = credType.test.rules?.find((r) => r.type === 'responseCode' && r.properties.value === status);
+			if (rule) return { status: 'Error', message: rule.properties.message };
+			return { status: 'Error', message: cause?.response?.statusText || STATUS_CODES[status] || `Received HTTP status code: ${status}` };
 		}
 		return { status: 'OK', message: 'Connection successful!' };
 	}

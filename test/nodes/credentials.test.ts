@@ -1,15 +1,14 @@
-import { version as N8N_WORKFLOW_VERSION } from 'n8n-workflow/package.json';
 import type { App } from '../../server/src/app';
 import { ADMIN_KEY, client, connectedDevice, startServer } from '../helpers/server';
 import { harnessFor, runNode } from '../helpers/nodes';
 
 /**
- * What n8n's credential test shows for a 401: the NodeApiError's message (n8n-workflow 2.x keeps no
- * `cause` with the HTTP response on it, so CredentialsTester falls back to the message). n8n 1.x (the
- * floor project, jest.config.js) keeps it and shows the status.
+ * What the credential dialog shows when the gateway refuses a key or token: the gateway's reason
+ * (issue 39, point 5), not n8n's "Unauthorized" (the reason phrase of the 401, which n8n shows when
+ * the credential has no rule for the status).
  */
-const N8N_1 = N8N_WORKFLOW_VERSION.startsWith('1.');
-const UNAUTHORIZED = N8N_1 ? 'Received HTTP status code: 401' : 'Authorization failed - please check your credentials';
+const WRONG_KEY = 'Invalid API key: the gateway knows no user with this key';
+const WRONG_TOKEN = 'Invalid instance token: the gateway knows no device with this token';
 
 let server: App;
 let device: Awaited<ReturnType<typeof connectedDevice>>;
@@ -31,25 +30,25 @@ afterAll(() => server.close());
 describe.each(['wp-json', 'index.php?rest_route='])('base URL with %s', (style) => {
 	const baseUrl = () => styles().find(([name]) => name === style)![1];
 
-	test('WDM User API: the right key passes the test, a wrong one fails with 401', async () => {
+	test('WDM User API: the right key passes the test, a wrong one fails with the gateway\'s reason', async () => {
 		expect(await harness.testCredentials('wdmUserApi', { baseUrl: baseUrl(), apiKey: ADMIN_KEY })).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',
 		});
 		expect(await harness.testCredentials('wdmUserApi', { baseUrl: baseUrl(), apiKey: 'wrong-key-0123456789' })).toEqual({
 			status: 'Error',
-			message: UNAUTHORIZED,
+			message: WRONG_KEY,
 		});
 	});
 
-	test('WDM Instance API: the right token passes the test, a wrong one fails with 401', async () => {
+	test('WDM Instance API: the right token passes the test, a wrong one fails with the gateway\'s reason', async () => {
 		expect(await harness.testCredentials('wdmInstanceApi', { baseUrl: baseUrl(), token: device.token })).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',
 		});
 		expect(await harness.testCredentials('wdmInstanceApi', { baseUrl: baseUrl(), token: 'wrong-token' })).toEqual({
 			status: 'Error',
-			message: UNAUTHORIZED,
+			message: WRONG_TOKEN,
 		});
 	});
 
@@ -93,7 +92,8 @@ describe.each(['wp-json', 'index.php?rest_route='])('base URL with %s', (style) 
 });
 
 test('a base URL where no gateway answers: the test fails with the reason', async () => {
-	const result = await harness.testCredentials('wdmUserApi', { baseUrl: `${server.url}/wp-json/nothing/v1`, apiKey: ADMIN_KEY });
-	// n8n shows the message of the node error, which for a 404 is n8n's own sentence (1.x: the status).
-	expect(result).toEqual({ status: 'Error', message: N8N_1 ? 'Received HTTP status code: 404' : 'The resource you are requesting could not be found' });
+	const message = 'No WDM gateway at this Base URL: it ends in wdm/v1, as https://SITE/wp-json/wdm/v1 or https://SITE/index.php?rest_route=/wdm/v1';
+	for (const type of ['wdmUserApi', 'wdmInstanceApi']) {
+		expect(await harness.testCredentials(type, { baseUrl: `${server.url}/wp-json/nothing/v1`, apiKey: ADMIN_KEY, token: device.token })).toEqual({ status: 'Error', message });
+	}
 });

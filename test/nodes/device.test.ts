@@ -120,10 +120,12 @@ describe('devices', () => {
 		expect(connected.items[0].json).not.toHaveProperty('qrcode');
 	});
 
-	test('getQr on a connected device is the gateway\'s 400', async () => {
+	test('getQr on a connected device answers it connected, with no QR: a pairing workflow runs again (issue 39, point 7)', async () => {
 		const qr = await device({ operation: 'getQr', device: 'shop' });
-		expect(qr.items).toEqual([]);
-		expect(qr.error).toMatchObject({ httpCode: '400', message: "device 'shop' is already connected; log out first to pair again" });
+		expect(qr.error).toBeUndefined();
+		expect(qr.items).toHaveLength(1);
+		expect(qr.items[0].json).toMatchObject({ name: 'shop', status: 'connected', phone: '5511988880001', qrcode: null, paircode: null });
+		expect(qr.items[0].binary).toBeUndefined();
 	});
 
 	test('logout: the device is disconnected and says why', async () => {

@@ -11,7 +11,8 @@ import { siteListRouting, siteRequestDefaults, siteReturnAllFields, siteRouting,
 
 /** WDM Site (index, namespace index, batch, oEmbed) and the WDM Site API credential, in both addressing styles. */
 
-const UNAUTHORIZED = 'Authorization failed - please check your credentials';
+/** What the credential dialog shows for a wrong user or application password: the site's reason, not n8n's "Unauthorized". */
+const UNAUTHORIZED = 'Unknown username or invalid application password: the site refused them';
 
 let server: App;
 /** The `cms/v2` routes, to set up content and read back what a node did. */
@@ -43,6 +44,10 @@ describe.each([
 			message: UNAUTHORIZED,
 		});
 		expect(await harness.testCredentials('wdmSiteApi', credentialFor(addressing, 'nobody'))).toEqual({ status: 'Error', message: UNAUTHORIZED });
+		expect(await harness.testCredentials('wdmSiteApi', { ...credentialFor(addressing), url: `${server.url}/nothing` })).toEqual({
+			status: 'Error',
+			message: 'No REST API at this Site URL with this Addressing Style: check both',
+		});
 	});
 
 	test('Get Index: the site fields and namespaces; the routes map only when asked', async () => {

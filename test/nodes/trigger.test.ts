@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, INode, IRun, IWebhookData, Workflow } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
+import { hashSecret } from '../../server/src/security';
 import { sign } from '../../server/src/webhooks/signing';
 import { ADMIN_KEY, client, connectedDevice, eventually, startServer, type Device } from '../helpers/server';
 import { userHarness } from '../helpers/nodes';
@@ -209,6 +210,31 @@ describe('an event delivered more than once runs once', () => {
 			delete workflow.getNode('WDM Trigger')!.parameters.acknowledge;
 		}
 	});
+});
+
+test('claims read the user credential once, and again when the server refuses the key it read', async () => {
+	// n8n 2.x creates an expression isolate for each credential read in a webhook (issue 42).
+	const reads = jest.spyOn(harness.credentialsHelper, 'getDecrypted');
+	const sandbox = client(server.url, '/wp-json/sandbox/v1');
+	const ranFor = async (key: string, text: string) => {
+		const sent = await sandbox.post('/devices/bot/inbound', { from: '5511988887777', text }, { key });
+		await eventually(() => runs.find((r) => (triggerOutput(r)[0]?.data as IDataObject | undefined)?.id === sent.body.data.id));
+	};
+	const admin = server.services.store.users.byApiKey(ADMIN_KEY)!;
+	try {
+		await ranFor(ADMIN_KEY, 'read once, 1');
+		await ranFor(ADMIN_KEY, 'read once, 2');
+		expect(reads).not.toHaveBeenCalled(); // read at activation, kept since
+		// The user's key changes (in the credential too): the one kept is refused, the credential read again.
+		const newKey = server.services.store.users.newApiKey(admin.id);
+		harness.credentialsHelper.setCredentials({ wdmUserApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, apiKey: newKey } });
+		await ranFor(newKey, 'read again');
+		expect(reads).toHaveBeenCalledTimes(1);
+	} finally {
+		server.services.store.db.prepare('UPDATE users SET api_key_hash = ? WHERE id = ?').run(hashSecret(ADMIN_KEY), admin.id);
+		harness.credentialsHelper.setCredentials({ wdmUserApi: { baseUrl: `${server.url}/wp-json/wdm/v1`, apiKey: ADMIN_KEY } });
+		reads.mockRestore();
+	}
 });
 
 test('deactivation removes only its own subscription', async () => {

@@ -155,7 +155,7 @@ const createTerm = (tax: Taxonomy): Operation => ({
 			type: 'string',
 			required: true,
 			default: '',
-			// One declaration for categories and tags (see operationProperties).
+			// One declaration for categories and tags (see fieldProperties).
 			description: 'Name of the category (unique under its parent) or tag (unique)',
 			routing: { send: { type: 'body', property: 'name' } },
 		},
