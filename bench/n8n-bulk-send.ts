@@ -19,34 +19,18 @@
  * Scenarios: Send Text with 10,000 items (BENCH_ITEMS), sync and `async`; then the per-item cost of
  * the other large nodes with BENCH_NODE_ITEMS items: WDM Group Rename, WDM Post Create, WDM Page Create.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildPackage, ensureN8n, freePort, n8nCli, nodeOutput } from '../test/e2e/n8n';
+import { buildPackage, ensureN8n, n8nCli, nodeOutput } from '../test/e2e/n8n';
+import { ADMIN_KEY, APP_PASSWORD, startServer } from './reference-server';
 import { bulkText, bulkWorkflow, type CredentialRef, httpRequest, httpSendText, node, wdmSendText } from '../test/e2e/workflows';
 
 const ROOT = path.join(__dirname, '..');
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const NODE_ITEMS = Number(process.env.BENCH_NODE_ITEMS ?? 1_000);
-const ADMIN_KEY = 'bench_admin_key_0123456789';
-const APP_PASSWORD = 'bnch AAAA BBBB CCCC DDDD EEEE';
 const TARGET_RATIO = 1.1;
 const RUN_TIMEOUT_MS = 30 * 60_000;
-
-/** The reference server, built, in a process of its own on a temporary store. */
-async function startServer(dataDir: string) {
-	const port = await freePort();
-	const child = spawn(process.execPath, [path.join(ROOT, 'server/dist/main.js'), '--port', String(port), '--data', dataDir, '--pairing', 'manual', '--log-level', 'warn'], {
-		env: { ...process.env, WDM_ADMIN_KEY: ADMIN_KEY, WDM_ADMIN_APP_PASSWORD: APP_PASSWORD },
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	await new Promise<void>((resolve, reject) => {
-		child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
-		child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
-	});
-	return { url: `http://127.0.0.1:${port}`, child };
-}
 
 /** The gateway's envelope, as far as this script reads it. */
 interface Answer {

@@ -41,9 +41,9 @@ beforeAll(async () => {
 	const gateway = `${server.url}/wp-json/wdm/v1`;
 	// The credentials the guide names, as a user creates them in n8n (which gives each an id of its own).
 	await n8n.importCredentials([
-		{ id: 'wdmExUserAccnt01', name: 'WDM account', type: 'wdmUserApi', data: { baseUrl: gateway, apiKey: ADMIN_KEY } },
-		// The token of the device the onboarding workflow creates, read from its Create Device node (docs/usage.md).
-		{ id: 'wdmExOnbDevice01', name: 'WDM onboarding device', type: 'wdmInstanceApi', data: { baseUrl: gateway, token: "={{ $('Create Device').first().json.token }}" } },
+		{ id: 'wdmExUserAccnt01', name: 'WDM User account', type: 'wdmUserApi', data: { baseUrl: gateway, apiKey: ADMIN_KEY } },
+		// The token of the device the onboarding workflow creates, read from its Create a device node (docs/usage.md).
+		{ id: 'wdmExOnbDevice01', name: 'WDM onboarding device', type: 'wdmInstanceApi', data: { baseUrl: gateway, token: "={{ $('Create a device').first().json.token }}" } },
 		{ id: 'wdmExNewsDevic01', name: 'WDM newsletter device', type: 'wdmInstanceApi', data: { baseUrl: gateway, token: newsletter.token } },
 		{ id: 'wdmExBotDevice01', name: 'WDM bot device', type: 'wdmInstanceApi', data: { baseUrl: gateway, token: bot.token } },
 	]);
@@ -89,12 +89,12 @@ test('examples/onboarding.json, as it is: create a device, pair it, check number
 
 	expect(packageLog).toEqual([]);
 	expect(run.status).toBe('success');
-	const [device] = nodeOutput(run, 'Create Device');
+	const [device] = nodeOutput(run, 'Create a device');
 	expect(device).toMatchObject({ name: 'onboarding-demo', token: expect.any(String) });
-	expect(nodeOutput(run, 'Get Status')).toEqual([expect.objectContaining({ name: 'onboarding-demo', status: 'connected', connected: true })]);
+	expect(nodeOutput(run, 'Get the status of a device')).toEqual([expect.objectContaining({ name: 'onboarding-demo', status: 'connected', connected: true })]);
 	// The Set Up node's own numbers: both on the simulated network.
 	const numbers = ['5511999990001', '5511999990002'];
-	expect(nodeOutput(run, 'Check Numbers').map((check) => [check.query, check.isInWhatsapp])).toEqual(numbers.map((n) => [n, true]));
+	expect(nodeOutput(run, 'Check numbers on the network').map((check) => [check.query, check.isInWhatsapp])).toEqual(numbers.map((n) => [n, true]));
 	const greetings = nodeOutput(run, 'Send Greeting');
 	expect(greetings.map((g) => [g.chatid, g.status])).toEqual(numbers.map((n) => [`${n}@s.whatsapp.net`, 'sent']));
 	expect(nodeOutput(run, 'Label Chat')).toEqual(numbers.map(() => expect.objectContaining({ labelids: ['1'] })));
@@ -144,7 +144,7 @@ test('examples/bot.json imports as it is, bound to the credentials of its names 
 	);
 	// By name, not the first credential of the type (three instance credentials were made before it).
 	expect(bound).toEqual({
-		'WDM Trigger': { id: 'wdmExUserAccnt01', name: 'WDM account' },
+		'WDM Trigger': { id: 'wdmExUserAccnt01', name: 'WDM User account' },
 		'Reply with Hours': { id: 'wdmExBotDevice01', name: 'WDM bot device' },
 	});
 }, 5 * 60_000);

@@ -10,6 +10,11 @@
 // - 503: a proxy between n8n and the gateway answers 503 for 2 s from about a third on;
 // - 429: the same proxy answers 429 with `Retry-After: 1` for 2 s.
 //
+// And two branches on devices of an `ordinary` account (the sandbox network's low limits, issue 38 part 3),
+// each through a proxy that only counts: one with Request Options > Pacing under the device's per-minute
+// limit (every message sent, none refused), one without (refused past the limit: clear errors on the
+// error output, the rest sent once).
+//
 // Each ends, in the run itself (no re-run), with exactly the bad phones on the Send node's error output
 // (each paired with its input item), every good phone on its main output, and exactly one stored message
 // per good phone, none twice. The three are the three branches of one workflow, run by one `n8n execute`
@@ -45,6 +50,20 @@ const DIGIT: Record<Scenario, number> = { kill: 1, '503': 2, '429': 3 };
 const deviceOf = (scenario: Scenario) => `field-${scenario}`;
 const sendNode = (scenario: Scenario) => `Send ${scenario}`;
 const customersNode = (scenario: Scenario) => `Customers ${scenario}`;
+
+/** The ordinary-account branches: how many customers, and the pace (messages a minute) of the paced one. */
+type Ordinary = 'paced' | 'blast';
+const ORDINARY: Record<Ordinary, { digit: number; customers: number; pacing?: number }> = {
+	paced: { digit: 4, customers: 40, pacing: 100 },
+	blast: { digit: 5, customers: 300 },
+};
+const ORDINARIES = Object.keys(ORDINARY) as Ordinary[];
+/**
+ * Both ordinary devices: the account's limits (250 new recipients a day, its disconnections), but 120
+ * messages a minute and no per-second limit instead of 20 and 1, so that the branches take seconds.
+ */
+const ORDINARY_NETWORK = { account: 'ordinary', perSecond: 0, perMinute: 120 };
+const ordinaryPhone = (o: Ordinary, i: number) => `5511${ORDINARY[o].digit}${String(i).padStart(7, '0')}`;
 
 /**
  * Customer `i` of a scenario: a 12-digit phone, or for a bad one a 5-digit one (the gateway wants 8 to 15
@@ -101,6 +120,17 @@ async function pairedDevice(base: string, name: string): Promise<string> {
 	await call(base, `/devices/${name}/qr`, { headers: admin });
 	await eventually(async () => (await call(base, `/devices/${name}/status`, { headers: admin })).body.data.status === 'connected', 10_000, 50);
 	return created.body.data.token as string;
+}
+
+/** A device's network rules, through the sandbox: set (PUT) or read (GET). */
+async function network(base: string, name: string, body?: object) {
+	const res = await fetch(`${base}/wp-json/sandbox/v1/devices/${name}/network`, {
+		method: body ? 'PUT' : 'GET',
+		headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+		body: body && JSON.stringify(body),
+	});
+	if (res.status !== 200) throw new Error(`network of ${name}: ${res.status} ${await res.text()}`);
+	return ((await res.json()) as { data: any }).data;
 }
 
 /** The store, read-only, beside the running gateway (WAL: readers do not block it). */
@@ -259,7 +289,29 @@ function workflow() {
 		nodes.push(customers(scenario, k * 300), send(scenario, k * 300));
 		connections[customersNode(scenario)] = link(sendNode(scenario));
 	}
-	// v1: one branch after the other, top to bottom (kill, 503, 429).
+	for (const [k, o] of ORDINARIES.entries()) {
+		const y = (SCENARIOS.length + k) * 300;
+		const jsCode = `return Array.from({ length: ${ORDINARY[o].customers} }, (_, i) => ({ json: { name: \`Customer \${i}\`, phone: \`5511${ORDINARY[o].digit}\${String(i).padStart(7, '0')}\` } }));`;
+		nodes.push({ ...node(`Customers ${o}`, 'n8n-nodes-base.code', { jsCode }), typeVersion: 2, position: [300, y] }, {
+			...node(
+				`Send ${o}`,
+				'n8n-nodes-wdm.wdmMessage',
+				{
+					operation: 'sendText',
+					number: { __rl: true, mode: 'id', value: '={{ $json.phone }}' },
+					text: `=Hi {{ $json.name }}, your ${o} offer is in`,
+					options: {},
+					...(ORDINARY[o].pacing ? { requestOptions: { pacing: ORDINARY[o].pacing } } : {}),
+				},
+				{ wdmInstanceApi: { id: `wdmE2eFieldDev${ORDINARY[o].digit}0`, name: `WDM field-${o}` } },
+			),
+			position: [600, y],
+			onError: 'continueErrorOutput',
+		});
+		(connections['Manual Trigger'] as { main: object[][] }).main[0].push({ node: `Customers ${o}`, type: 'main', index: 0 });
+		connections[`Customers ${o}`] = link(`Send ${o}`);
+	}
+	// v1: one branch after the other, top to bottom (kill, 503, 429, paced, blast).
 	return { id: WORKFLOW, name: 'WDM field bulk', active: false, settings: { executionOrder: 'v1' }, nodes, connections };
 }
 
@@ -281,12 +333,13 @@ let data: string;
 let port: number;
 let gateway: Gateway;
 let proxies: Record<'503' | '429', OutageProxy>;
+const counters = {} as Record<Ordinary, OutageProxy>;
 let run: N8nRun & { peakRssKb: number };
 /** The kill: the device's stored messages once the gateway was dead, and when it was killed and listened again. */
 const kill = { storedAfterKill: 0, killedAt: 0, listeningAt: 0 };
 const timings: Record<string, number> = {};
 /** What each scenario saw, for the log. */
-const notes: Partial<Record<Scenario, string>> = {};
+const notes: Partial<Record<Scenario | Ordinary, string>> = {};
 
 beforeAll(async () => {
 	const started = Date.now();
@@ -306,6 +359,15 @@ beforeAll(async () => {
 	const tokens = Object.fromEntries(await Promise.all(SCENARIOS.map(async (s) => [s, await pairedDevice(base, deviceOf(s))] as const)));
 	proxies = { '503': new OutageProxy(() => base, 503, THIRD), '429': new OutageProxy(() => base, 429, THIRD) };
 	const urls: Record<Scenario, string> = { kill: base, '503': await proxies['503'].listen(), '429': await proxies['429'].listen() };
+	// The ordinary devices, each behind a proxy that never faults: it counts the gateway's answers.
+	const ordinary = await Promise.all(
+		ORDINARIES.map(async (o) => {
+			const token = await pairedDevice(base, `field-${o}`);
+			await network(base, `field-${o}`, ORDINARY_NETWORK);
+			counters[o] = new OutageProxy(() => base, 503, Infinity);
+			return { o, token, url: await counters[o].listen() };
+		}),
+	);
 
 	const n8n = await n8nCli(userFolder, noCustomNodes);
 	await n8n.importCredentials(
@@ -314,7 +376,14 @@ beforeAll(async () => {
 			name: `WDM ${deviceOf(s)}`,
 			type: 'wdmInstanceApi',
 			data: { baseUrl: `${urls[s]}/wp-json/wdm/v1`, token: tokens[s] },
-		})),
+		})).concat(
+			ordinary.map(({ o, token, url }) => ({
+				id: `wdmE2eFieldDev${ORDINARY[o].digit}0`,
+				name: `WDM field-${o}`,
+				type: 'wdmInstanceApi',
+				data: { baseUrl: `${url}/wp-json/wdm/v1`, token },
+			})),
+		),
 	);
 	await n8n.importWorkflow(workflow());
 	timings.setup = Date.now() - started;
@@ -350,9 +419,10 @@ afterAll(async () => {
 		`field bulk: ${CUSTOMERS} customers x ${SCENARIOS.length}; package and gateway ${Math.round(timings.build / 1000)} s, ` +
 			`set up ${Math.round(timings.setup / 1000)} s, the run ${Math.round(timings.run / 1000)} s (n8n peak RSS ${Math.round((run?.peakRssKb ?? 0) / 1024)} MB); ` +
 			`${SCENARIOS.map((s) => `${s}: ${Math.round((taskOf(s)?.executionTime ?? 0) / 100) / 10} s (${notes[s] ?? '-'})`).join(', ')}; ` +
+			`ordinary: paced ${notes.paced ?? '-'}, blast ${notes.blast ?? '-'}; ` +
 			`kill -9 at ${kill.storedAfterKill} stored, down ${Math.round((kill.listeningAt - kill.killedAt) / 100) / 10} s`,
 	);
-	await Promise.all(Object.values(proxies ?? {}).map((proxy) => proxy.close()));
+	await Promise.all([...Object.values(proxies ?? {}), ...Object.values(counters)].map((proxy) => proxy.close()));
 	const alive = gateways.filter((proc) => proc.exitCode === null && proc.signalCode === null);
 	await Promise.all(alive.map((proc) => new Promise((resolve) => proc.once('exit', resolve).kill('SIGKILL'))));
 	if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -453,4 +523,47 @@ test.each(['503', '429'] as const)('the gateway answering %s for 2 s at a third:
 			expect(next && next.at - s.at).toBeGreaterThanOrEqual(990);
 		}
 	}
+});
+
+describe('an ordinary account (the sandbox network: 120 messages a minute on these two devices)', () => {
+	const taskOfOrdinary = (o: Ordinary) => (run.data.resultData.runData[`Send ${o}`] as TaskRun[])[0];
+	const outputs = (o: Ordinary) => {
+		const task = taskOfOrdinary(o);
+		expect(task.executionStatus).toBe('success');
+		return { ok: task.data!.main[0] ?? [], failed: task.data!.main[1] ?? [], task };
+	};
+
+	test('with Pacing (100 a minute) the bulk send stays under the limit: every message sent once, none refused', async () => {
+		const { ok, failed, task } = outputs('paced');
+		const all = Array.from({ length: ORDINARY.paced.customers }, (_, i) => i);
+		expect(failed).toEqual([]);
+		expect(ok.map(pairedIndex)).toEqual(all);
+		// The gateway refused none of its sends for a limit (a 503 of an ordinary account's lost connection may come, and is retried).
+		const statuses = counters.paced.seen.map((s) => s.status);
+		expect(statuses.filter((status) => status === 429)).toEqual([]);
+		// Paced: 40 sends at 100 a minute span at least 39 intervals of 600 ms.
+		expect(task.executionTime).toBeGreaterThanOrEqual(39 * 600 - 1000);
+		const stored = storedByPhone(data, 'field-paced');
+		expect(stored.size).toBe(all.length);
+		for (const i of all) expect(stored.get(ordinaryPhone('paced', i))).toHaveLength(1);
+		expect((await network(`http://127.0.0.1:${port}`, 'field-paced')).uniqueRecipients24h).toBe(all.length);
+		notes.paced = `${Math.round(task.executionTime / 100) / 10} s, ${statuses.filter((status) => status === 503).length} answered 503`;
+	});
+
+	test('without Pacing it is refused past the limits: the refused items on the error output, naming the limit and the device; the rest sent once', () => {
+		const { ok, failed } = outputs('blast');
+		expect(ok.length + failed.length).toBe(ORDINARY.blast.customers);
+		// 300 new recipients: past 120 a minute, and past the 250 of the day whatever the retries waited for.
+		expect(failed.length).toBeGreaterThanOrEqual(50);
+		expect(ok.length).toBeLessThanOrEqual(250);
+		const limits = /device 'field-blast' (is past its limit of 120 messages per minute|reached its messaging limit of 250 unique recipients in a rolling 24 hours) \(.*ordinary account\)/;
+		for (const item of failed) expect(String(item.json.error)).toMatch(limits);
+		expect(counters.blast.seen.some((s) => s.status === 429)).toBe(true);
+		// Nothing half-written: the refused ones are not stored, the others once each.
+		const stored = storedByPhone(data, 'field-blast');
+		expect(stored.size).toBe(ok.length);
+		for (const item of ok) expect(stored.get(ordinaryPhone('blast', pairedIndex(item)))).toHaveLength(1);
+		for (const item of failed) expect(stored.has(ordinaryPhone('blast', pairedIndex(item)))).toBe(false);
+		notes.blast = `${ok.length} sent, ${failed.length} refused (${failed.filter((item) => /per minute/.test(String(item.json.error))).length} per minute)`;
+	});
 });

@@ -21,7 +21,11 @@ export interface Execution {
 /** Printed once n8n has started its server and activated the published workflows. */
 const READY = /Editor is now accessible via/;
 
-export async function n8nServer(dir: string, extensions: string) {
+/**
+ * `nodeOptions`: Node flags of n8n's process, e.g. `--cpu-prof --cpu-prof-dir=DIR` (written as n8n stops);
+ * `env`: n8n settings of its own, e.g. `{ N8N_EXPRESSION_ENGINE_POOL_SIZE: '2' }`.
+ */
+export async function n8nServer(dir: string, extensions: string, options: { nodeOptions?: string; env?: Record<string, string> } = {}) {
 	const port = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const cli = await n8nCli(dir, extensions);
@@ -48,7 +52,7 @@ export async function n8nServer(dir: string, extensions: string) {
 		/** Starts `n8n start` and resolves once it serves and its published workflows are active. */
 		async start(timeoutMs = 3 * 60_000) {
 			if (child) throw new Error('n8n is running already');
-			const env = await n8nEnv(dir, extensions);
+			const env = await n8nEnv(dir, extensions, options);
 			Object.assign(env, {
 				N8N_PORT: String(port),
 				N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -57,6 +61,7 @@ export async function n8nServer(dir: string, extensions: string) {
 				N8N_LOG_LEVEL: process.env.WDM_N8N_LOG_LEVEL ?? 'info', // debug: every webhook call in n8n.log()
 				// Activate the published workflows before the ready line, not later from the publication outbox.
 				N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false',
+				...options.env,
 			});
 			log = '';
 			// Its own process group, so stop() ends n8n and its task runner together.
@@ -99,6 +104,9 @@ export async function n8nServer(dir: string, extensions: string) {
 
 		/** What n8n printed since the last start (for failure messages). */
 		log: () => log,
+
+		/** The process id of the running n8n (its main process). */
+		pid: () => child?.pid,
 
 		/** The workflow's executions, oldest first, read from n8n's database. */
 		executions(workflowId: string): Execution[] {

@@ -23,8 +23,8 @@ let shop: Device;
 
 const WORKFLOW = 'wdmE2eSendWait01';
 const BOT = 'wdmExHoursBot001'; // examples/bot.json's own id
-// The bot example names its credentials "WDM account" and "WDM bot device" (device `bot-demo`).
-const userKey = { id: 'wdmE2eSwUserKey1', name: 'WDM account' };
+// The bot example names its credentials "WDM User account" and "WDM bot device" (device `bot-demo`).
+const userKey = { id: 'wdmE2eSwUserKey1', name: 'WDM User account' };
 const instance = { id: 'wdmE2eSwInstanc1', name: 'WDM ask' };
 const shopInstance = { id: 'wdmE2eSwShopIns1', name: 'WDM bot device' };
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
