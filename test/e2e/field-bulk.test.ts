@@ -556,7 +556,10 @@ describe('an ordinary account (the sandbox network: 120 messages a minute on the
 		// 300 new recipients: past 120 a minute, and past the 250 of the day whatever the retries waited for.
 		expect(failed.length).toBeGreaterThanOrEqual(50);
 		expect(ok.length).toBeLessThanOrEqual(250);
-		const limits = /device 'field-blast' (is past its limit of 120 messages per minute|reached its messaging limit of 250 unique recipients in a rolling 24 hours) \(.*ordinary account\)/;
+		// A send may also meet one of the account's lost connections (0.2% of sends, drawn in the order the
+		// sends come) late in the retries' bound: a clear error of the device too.
+		const limits =
+			/device 'field-blast' (is past its limit of 120 messages per minute|reached its messaging limit of 250 unique recipients in a rolling 24 hours|lost its connection to the network) \(.*ordinary account\)/;
 		for (const item of failed) expect(String(item.json.error)).toMatch(limits);
 		expect(counters.blast.seen.some((s) => s.status === 429)).toBe(true);
 		// Nothing half-written: the refused ones are not stored, the others once each.
