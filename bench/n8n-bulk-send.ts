@@ -29,7 +29,8 @@ import { bulkText, bulkWorkflow, type CredentialRef, httpRequest, httpSendText, 
 const ROOT = path.join(__dirname, '..');
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
 const NODE_ITEMS = Number(process.env.BENCH_NODE_ITEMS ?? 1_000);
-const TARGET_RATIO = 1.1;
+// Issue 38: the bulk path with retries on and pacing off costs at most 0.6 of the HTTP Request node per item.
+const TARGET_RATIO = 0.6;
 const RUN_TIMEOUT_MS = 30 * 60_000;
 
 /** The gateway's envelope, as far as this script reads it. */
