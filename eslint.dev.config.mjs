@@ -3,7 +3,8 @@
 // as `n8n-node cloud-support enable` writes it (strict mode checks that it is unchanged), and applies
 // to the package: nodes/, credentials/, package.json. `npm run lint` runs `n8n-node lint` with ESLint's
 // per-file config lookup (ESLINT_FLAGS=unstable_config_lookup_from_file, the default from ESLint 10),
-// so each file is linted by the config nearest to it. See docs/decisions.md, "n8n's lint and scanner".
+// so each file is linted by the config nearest to it. See docs/decisions/contract-and-tooling.md,
+// "Package: n8n's lint and scanner".
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

@@ -7,7 +7,7 @@ import { labelIdField } from './fields';
 /**
  * `/chat/labels` takes exactly one of three modes: replace every label, add one, remove one. Each is
  * an operation of its own, so that Label ID is one field for them and for Edit (see
- * docs/decisions.md, "Nodes: one declaration per field").
+ * docs/decisions/nodes.md, "Nodes: one declaration per field").
  */
 
 const chatToLabel = {

@@ -6,7 +6,7 @@ import { fileFromSource, mediaFileFields, mediaOptions } from './sendMedia';
 /**
  * `/send/status` as two operations, a text status and a media status: their fields differ by kind,
  * and one operation with a Type would need fields conditioned on it across operations, which n8n's
- * display rules cannot express (see docs/decisions.md, "Nodes: one declaration per field").
+ * display rules cannot express (see docs/decisions/nodes.md, "Nodes: one declaration per field").
  */
 
 /** The common fields /send/status lists: a status has no recipient to reply to, mention or read. */

@@ -31,7 +31,8 @@ import { pacing } from './pacing';
  * pass to build the request, a second to find the base URL, and a read in each), and the base URL
  * expression twice; n8n's expression runtime makes each evaluation cost a fraction of a
  * millisecond. A bulk send of 10,000 items with three per-item expressions spent most of its time
- * there (docs/benchmarks.md, docs/decisions.md "Nodes: bulk sends").
+ * there (docs/benchmarks.md; docs/decisions/nodes.md, "Nodes: one declaration per field, and bulk
+ * sends").
  *
  * What it runs: a request (method, URL with per-item segments, fixed body and query), fields sent as body or query properties
  * under a fixed name, collections of such fields, preSend and postReceive functions. `directOperations`

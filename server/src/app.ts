@@ -17,6 +17,13 @@ import { serveFrontPage } from './site/front-page';
 import { ensureAdmin, type AdminAccess } from './bootstrap';
 import { routes } from './routes';
 import { Services, type ServiceOptions } from './services';
+import type { AnswerCheck } from './http/route';
+
+/** What a server is built with besides its settings: the services' options, and the test suites' contract check. */
+export interface AppOptions extends ServiceOptions {
+	/** Run on every answer of a route of the table (`http/dispatch.ts`). */
+	checkAnswer?: AnswerCheck;
+}
 
 export interface App {
 	app: FastifyInstance;
@@ -29,7 +36,7 @@ export interface App {
 }
 
 /** Builds the Fastify instance over a freshly opened store. Nothing runs until `start`. */
-export function buildApp(config: Config, options: ServiceOptions = {}): { app: FastifyInstance; services: Services } {
+export function buildApp(config: Config, options: AppOptions = {}): { app: FastifyInstance; services: Services } {
 	const app = Fastify({
 		logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
 		// The route table's routes set their own (`http/limits.ts`); everything else takes small bodies.
@@ -45,7 +52,7 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 	const connections = limitConnections(app.server, config, healthProbes(services));
 	installErrorHandling(app, config);
 	limitQueryStrings(app, config);
-	registerRoutes(app, routes, services);
+	registerRoutes(app, routes, services, options.checkAnswer);
 	serveOptions(app, routes, services);
 	serveMcpTransport(app);
 	serveCors(app);
@@ -74,7 +81,7 @@ export function buildApp(config: Config, options: ServiceOptions = {}): { app: F
 }
 
 /** Builds the app, listens, and starts the background workers (pairing, send queue, webhooks). */
-export async function startApp(config: Config, options: ServiceOptions = {}): Promise<App> {
+export async function startApp(config: Config, options: AppOptions = {}): Promise<App> {
 	const { app, services } = buildApp(config, options);
 	try {
 		await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });

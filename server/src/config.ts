@@ -74,7 +74,7 @@ export const configSchema = z.object({
 	/** Time limit of one forwarded AI request, streamed answers included. */
 	aiTimeoutMs: z.coerce.number().int().min(100).default(120000).describe('time limit of one request forwarded by the AI proxy, streamed answers included'),
 	/**
-	 * The sandbox network's rules (`network/rules.ts`, docs/decisions.md "A sandbox network with a real
+	 * The sandbox network's rules (`network/rules.ts`, docs/decisions/sandbox.md, "The sandbox
 	 * network's rules"): the defaults of every device, which the sandbox overrides per device. Unset
 	 * limits take the account kind's values (`ACCOUNT_DEFAULTS` there).
 	 */

@@ -55,7 +55,8 @@ const table: Route[] = [
 	...mediaRoutes,
 	...siteCoreRoutes,
 	...siteUserRoutes,
-	...engineRoutes,
+	// The MCP tools run routes of the whole table, known once it is built.
+	...engineRoutes(() => routes),
 	...themecoreRoutes,
 	...builderRoutes,
 	...builderOneRoutes,

@@ -14,13 +14,10 @@ import { Outbound, type Resolver } from './outbound/fetch';
 import { privateFetchPolicy, type PrivateFetchPolicy } from './outbound/policy';
 import type { MediaLimits } from './media/load';
 import { loadTokenKey } from './bootstrap';
-import type { AnswerCheck } from './http/route';
 
 /** What a server is built with besides its settings (tests map host names without DNS). */
 export interface ServiceOptions {
 	resolve?: Resolver;
-	/** The test suites' contract check, run on every answer of a route of the table (`http/dispatch.ts`). */
-	checkAnswer?: AnswerCheck;
 }
 
 /** Everything a route handler may use, built once per server. */
@@ -44,7 +41,6 @@ export class Services {
 	/** Set once the server listens: where clients reach it (file URLs point here). */
 	baseUrl = '';
 	private tokenKey: Buffer;
-	readonly checkAnswer?: AnswerCheck;
 
 	constructor(
 		readonly config: Config,
@@ -65,7 +61,6 @@ export class Services {
 		this.groups = new Groups(this.store, this.events, this.messaging, () => this.baseUrl);
 		this.sendQueue = new SendQueue(this.store, this.messaging, onError);
 		this.tokenKey = loadTokenKey(this.store, config.data);
-		this.checkAnswer = options.checkAnswer;
 	}
 
 	/**

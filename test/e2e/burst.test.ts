@@ -1,6 +1,6 @@
 // A real `n8n start` (n8n-server.ts) with the package installed as the guide says: the bot (WDM Trigger ->
 // reply) under a burst of messages while a bulk send runs on the same n8n. Every message gets exactly
-// one reply: deliveries are paced to n8n's speed and a redelivered event is claimed once (docs/decisions.md,
+// one reply: deliveries are paced to n8n's speed and a redelivered event is claimed once (docs/decisions/webhooks.md,
 // "Webhooks: exactly-once runs"); with n8n killed (kill -9) and started again during a burst, a second bot
 // that acknowledges at the end of its runs still replies once to each. WDM_BURST=200 WDM_BULK=10000 for
 // the full-size figures.

@@ -1,6 +1,6 @@
 // The bot under a burst while a bulk send runs, as test/e2e/burst.test.ts (one `n8n start`) and
 // test/e2e/queue-mode.test.ts (main, workers and a webhook processor) run it against a real n8n: every
-// contact's message gets exactly one reply. docs/decisions.md, "Webhooks: exactly-once runs".
+// contact's message gets exactly one reply. docs/decisions/webhooks.md, "Webhooks: exactly-once runs".
 import crypto from 'node:crypto';
 import type { App } from '../../server/src/app';
 import { ADMIN_KEY, client, eventually, storedDevice } from '../helpers/server';

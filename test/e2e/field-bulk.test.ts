@@ -19,7 +19,7 @@
 // (each paired with its input item), every good phone on its main output, and exactly one stored message
 // per good phone, none twice. The three are the three branches of one workflow, run by one `n8n execute`
 // (one n8n start, one package build): n8n runs the branches one after the other (execution order v1), and
-// each outage is started by its own device's progress. docs/decisions.md, "Nodes: retries within a run".
+// each outage is started by its own device's progress. docs/decisions/nodes.md, "Nodes: retries within a run".
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';

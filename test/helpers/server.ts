@@ -2,8 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { configSchema, type ConfigInput } from '../../server/src/config';
-import { startApp, type App } from '../../server/src/app';
-import type { ServiceOptions } from '../../server/src/services';
+import { startApp, type App, type AppOptions } from '../../server/src/app';
 import type { Store } from '../../server/src/store';
 import type { DeviceRow } from '../../server/src/store/types';
 import { checkAnswer } from './contract';
@@ -20,7 +19,7 @@ export const basicAuth = (user: string, password: string) => `Basic ${Buffer.fro
  * on loopback, so by default it may fetch from this machine (suites serve files and receive webhooks on
  * 127.0.0.1); SSRF tests turn that off.
  */
-export async function startServer(overrides: Partial<ConfigInput> = {}, options: ServiceOptions = {}): Promise<App> {
+export async function startServer(overrides: Partial<ConfigInput> = {}, options: AppOptions = {}): Promise<App> {
 	const config = configSchema.parse({
 		port: 0,
 		data: ':memory:',
@@ -103,7 +102,7 @@ export type Client = ReturnType<typeof client>;
 export const SANDBOX = '/wp-json/sandbox/v1';
 
 /** A server for the gateway suites (manual pairing unless told), with its `api` and `sandbox` clients. */
-export async function startGateway(overrides: Partial<ConfigInput> = {}, options: ServiceOptions = {}) {
+export async function startGateway(overrides: Partial<ConfigInput> = {}, options: AppOptions = {}) {
 	const server = await startServer({ pairing: 'manual', ...overrides }, options);
 	return { server, api: client(server.url), sandbox: client(server.url, SANDBOX) };
 }

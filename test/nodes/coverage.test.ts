@@ -61,7 +61,7 @@ test('every node operation calls a route the server has', () => {
 
 /**
  * Routes whose modes are operations of their own, because their fields differ by mode and a field
- * that several operations share cannot depend on a parameter of one of them (docs/decisions.md,
+ * that several operations share cannot depend on a parameter of one of them (docs/decisions/nodes.md,
  * "Nodes: one declaration per field").
  */
 const SHARED_ROUTES: Record<string, string[]> = {

@@ -2,7 +2,7 @@
 // than n8n's declarative engine. That engine loads the credential from n8n's database once per item, for
 // all items at once: in queue mode, a WDM Message bulk send of 10,000 items beside a burst failed on the
 // worker's database pool after an option's `request` routing took every send off the direct path
-// (docs/decisions.md, "Sends: the Idempotency-Key header"). Nothing showed it but that run.
+// (docs/decisions/webhooks.md, "Sends: the Idempotency-Key header"). Nothing showed it but that run.
 import type { INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { NODE_TYPES } from '../helpers/nodes';
 

@@ -1,5 +1,5 @@
 // Deliveries paced per receiver, Retry-After honoured, and claims (the WDM Trigger's one run per event):
-// docs/decisions.md, "Webhooks: exactly-once runs".
+// docs/decisions/webhooks.md, "Webhooks: exactly-once runs".
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../../server/src/app';

@@ -1,7 +1,8 @@
 // Compares WordPress's answer to a request with the reference server's answer to the same request: the
 // status, the WordPress error code, the headers clients read and the JSON's shape, recursively. Values
 // that differ between two sites by nature (ids, dates, hashes, URLs, rendered HTML, human messages) are
-// compared by type only; every other value must be equal. docs/decisions.md, "WordPress differential suite".
+// compared by type only; every other value must be equal. docs/decisions/site-wordpress.md, "WordPress
+// differential suite".
 
 export interface Answer {
 	status: number;

@@ -44,7 +44,7 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 	{
 		id: 'beyond-site-surface',
 		spec:
-			'"### Core content routes (cms/v2)" lists posts, pages, their revisions and autosaves, and media; issue 25 adds users, categories and tags, comments, settings, search, types, taxonomies, statuses and application passwords. WordPress\'s block-editor, theme, plugin, widget and menu routes (and the types and taxonomy behind them: reusable blocks, templates, navigation, menu items, menus) are not part of the site (docs/decisions.md, "Site: WordPress fidelity, from the differential suite")',
+			'"### Core content routes (cms/v2)" lists posts, pages, their revisions and autosaves, and media; issue 25 adds users, categories and tags, comments, settings, search, types, taxonomies, statuses and application passwords. WordPress\'s block-editor, theme, plugin, widget and menu routes (and the types and taxonomy behind them: reusable blocks, templates, navigation, menu items, menus) are not part of the site (docs/decisions/site-wordpress.md, "Site: WordPress fidelity, from the differential suite")',
 		matches: (d, req) =>
 			d.kind === 'missing key' &&
 			(BEYOND_SURFACE_ROUTES.test(d.path) ||
@@ -90,13 +90,13 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 	{
 		id: 'wordpress-6.5-class-list',
 		spec:
-			'not the spec: WordPress 6.1 predates it. WordPress 6.5 added `class_list` (the post\'s `get_post_class()`, read-only, view and edit contexts) to `WP_REST_Posts_Controller`\'s answers and item schema, which the attachments controller inherits; the server answers as 6.x does (docs/decisions.md, "Site: WordPress fidelity, from the differential suite")',
+			'not the spec: WordPress 6.1 predates it. WordPress 6.5 added `class_list` (the post\'s `get_post_class()`, read-only, view and edit contexts) to `WP_REST_Posts_Controller`\'s answers and item schema, which the attachments controller inherits; the server answers as 6.x does (docs/decisions/site-wordpress.md, "Site: WordPress fidelity, from the differential suite")',
 		matches: (d) => d.kind === 'extra key' && /(^|\.|\])class_list$/.test(d.path),
 	},
 	{
 		id: 'wrong-credentials-401',
 		spec:
-			'not the spec (it is silent): issue 25 orders that n8n\'s WordPress credential test "fails with a clear 401 for a wrong one", and n8n tests the credential on a public route; WordPress 6.1 answers a wrong application password, an unknown user or an Authorization header in another scheme there as anonymous (200). Decision: docs/decisions.md, "Site: WordPress fidelity, from the differential suite"',
+			'not the spec (it is silent): issue 25 orders that n8n\'s WordPress credential test "fails with a clear 401 for a wrong one", and n8n tests the credential on a public route; WordPress 6.1 answers a wrong application password, an unknown user or an Authorization header in another scheme there as anonymous (200). Decision: docs/decisions/site-wordpress.md, "Site: WordPress fidelity, from the differential suite"',
 		matches: (d, req) => {
 			// A wrong password, an unknown user, or an Authorization header in another scheme.
 			const credential = req.auth !== undefined || req.headers?.authorization !== undefined;
@@ -117,7 +117,7 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 	{
 		id: 'taken-login-or-email-400',
 		spec:
-			'not the spec (it is silent): the project\'s bar, "bad input gets a clear error that names the field and the rule, the right HTTP status". WordPress 6.1 answers a user created with a login or an email already taken with 500 (`wp_insert_user` returns `existing_user_login`/`existing_user_email` without a status, and `create_item` adds 500); the server answers 400 with the same code and message (docs/decisions.md, "Site: WordPress 6.1\'s answers, from the differential suite")',
+			'not the spec (it is silent): the project\'s bar, "bad input gets a clear error that names the field and the rule, the right HTTP status". WordPress 6.1 answers a user created with a login or an email already taken with 500 (`wp_insert_user` returns `existing_user_login`/`existing_user_email` without a status, and `create_item` adds 500); the server answers 400 with the same code and message (docs/decisions/site-wordpress.md, "Site: WordPress 6.1\'s answers, from the differential suite")',
 		matches: (d, req) => {
 			// The corpus's second `newbie`, and a new login with `newbie`'s email.
 			const body = req.json as { username?: string; email?: string; password?: string } | undefined;
@@ -134,13 +134,13 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 	{
 		id: 'comment-counts-readable',
 		spec:
-			'not the spec (it is silent): issue 37 orders that "X-WP-Total counts comments the caller cannot read" be fixed. WordPress 6.1\'s comments `get_items` answers `found_comments`, which counts the comments it then hides (a contributor asking for `status=hold` counts the held comments of others); the server counts only those the caller may read, so its totals are never higher (docs/decisions.md, issue 37)',
+			'not the spec (it is silent): issue 37 orders that "X-WP-Total counts comments the caller cannot read" be fixed. WordPress 6.1\'s comments `get_items` answers `found_comments`, which counts the comments it then hides (a contributor asking for `status=hold` counts the held comments of others); the server counts only those the caller may read, so its totals are never higher (docs/decisions/security.md, issue 37)',
 		matches: (d, req) => req.family === 'comments' && d.kind === 'header' && ['x-wp-total', 'x-wp-totalpages'].includes(d.path) && Number(d.ref) < Number(d.wp),
 	},
 	{
 		id: 'content-counts-readable',
 		spec:
-			'not the spec (it is silent): issue 37 orders that "a contributor\'s `posts?status=draft&search=` counts other users\' drafts" be fixed ("Search and counts see only what the caller may read"). WordPress 6.1\'s posts and attachments `get_items` answer `found_posts`, which counts the items they then hide (another user\'s drafts, private posts); the server counts only those the caller may read, so its totals are never higher (docs/decisions.md, issue 37)',
+			'not the spec (it is silent): issue 37 orders that "a contributor\'s `posts?status=draft&search=` counts other users\' drafts" be fixed ("Search and counts see only what the caller may read"). WordPress 6.1\'s posts and attachments `get_items` answer `found_posts`, which counts the items they then hide (another user\'s drafts, private posts); the server counts only those the caller may read, so its totals are never higher (docs/decisions/security.md, issue 37)',
 		matches: (d, req) => ['posts', 'pages', 'media'].includes(req.family) && d.kind === 'header' && ['x-wp-total', 'x-wp-totalpages'].includes(d.path) && Number(d.ref) < Number(d.wp),
 	},
 ];

@@ -6,7 +6,7 @@ import type { Store } from '../store';
 import type { MessageRow } from '../store/types';
 
 /**
- * Idempotent sends (docs/decisions.md, "Sends: the Idempotency-Key header"): a send route given an
+ * Idempotent sends (docs/decisions/webhooks.md, "Sends: the Idempotency-Key header"): a send route given an
  * `Idempotency-Key` makes one message per key and device; the same request again with the same key
  * answers the message the first one made (`Idempotent-Replayed: true`), whatever happened to the answer
  * of the first (a run that died after its send and runs again, a retry after a timeout). As the IETF's

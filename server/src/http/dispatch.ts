@@ -231,7 +231,7 @@ async function getInProcess(routes: Route[], services: Services, outer: FastifyR
  * Registers each route of the table on the Fastify instance: auth, validation, then the answer as the
  * REST server shapes it (`rest-server.ts`) for the site's namespaces, or in the gateway's envelope.
  */
-export function registerRoutes(app: FastifyInstance, routes: Route[], services: Services) {
+export function registerRoutes(app: FastifyInstance, routes: Route[], services: Services, checkAnswer?: AnswerCheck) {
 	const byPath = routesByPath(routes);
 	for (const route of routes) {
 		const gateway = usesEnvelope(route.path);
@@ -290,9 +290,9 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 				// once the answer was out. Nothing more to send.
 				if (data === reply || reply.sent) {
 					// A stream the route took over (`hijack`, the event streams) skips Fastify's hooks: checked here, by its head.
-					if (services.checkAnswer && reply.raw.headersSent && !reply.raw.writableEnded) {
+					if (checkAnswer && reply.raw.headersSent && !reply.raw.writableEnded) {
 						const contentType = reply.raw.getHeader('content-type');
-						services.checkAnswer({ route, request, status: reply.raw.statusCode, contentType: contentType === undefined ? undefined : String(contentType), payload: undefined });
+						checkAnswer({ route, request, status: reply.raw.statusCode, contentType: contentType === undefined ? undefined : String(contentType), payload: undefined });
 					}
 					return reply;
 				}
@@ -300,7 +300,7 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 				return shapeAnswer(data, request, reply, { baseUrl: services.baseUrl, get: (url) => getInProcess(routes, services, request, url) }, { linksAlways });
 			},
 		};
-		if (services.checkAnswer) options.onSend = contractCheck(route, services.checkAnswer);
+		if (checkAnswer) options.onSend = contractCheck(route, checkAnswer);
 		if (route.rawBody) app.register(async (scope) => rawBodies(scope).route(options));
 		else app.route(options);
 	}

@@ -7,6 +7,7 @@ import type { Messaging } from './messaging';
 import { badRequest, networkFailure } from '../http/errors';
 import { groupView } from '../gateway/views';
 import { userJid } from './jid';
+import { isAdmin } from './group-rules';
 
 /** Invite links are this address followed by the group's invite code. */
 export const INVITE_BASE = 'https://chat.whatsapp.com/';
@@ -57,25 +58,6 @@ export function inviteCodeOf(input: string, field = 'invitecode'): string {
 }
 
 export const inviteLink = (group: GroupRow) => `${INVITE_BASE}${group.invite_code}`;
-
-export const isAdmin = (p: GroupParticipantRow | undefined) => !!p && p.role !== 'member';
-
-/**
- * Why the network refuses a message from `phone` to the group `jid` (`who` names the sender in the
- * sentence), or nothing when it takes it: the sender must be a participant, a community takes no
- * messages (its announcement group does), and in announce mode only admins write.
- */
-export function groupSendRefusal(store: Store, phone: string, jid: string, who = 'this device'): string | undefined {
-	const group = store.groups.get(jid);
-	const me = group && store.groups.participant(jid, phone);
-	if (!group || !me) return `group ${jid} does not exist or ${who} is not a member`;
-	if (group.kind === 'community') {
-		const announcement = store.groups.linkedTo(jid).find((g) => g.kind === 'announcement');
-		return `${jid} is a community: send to its announcement group ${announcement?.jid ?? ''}`.trim();
-	}
-	if (group.announce && !isAdmin(me)) return `only admins can send messages to group ${jid} (announce is on)`;
-	return undefined;
-}
 
 /**
  * The network's groups and communities and their rules: who may change what, invites, join requests,

@@ -6,7 +6,7 @@ import type { Events } from '../webhooks/events';
 import { badRequest, networkFailure } from '../http/errors';
 import { chatView, messageView } from '../gateway/views';
 import { type Address, parseAddress, STATUS_JID, userJid } from './jid';
-import { groupSendRefusal } from './groups';
+import { groupSendRefusal } from './group-rules';
 import type { Presence } from './presence';
 import { NetworkRefusal, type NetworkRules, type Permit } from './rules';
 import type { Media } from '../media/load';

@@ -5,7 +5,7 @@ import { forbidden } from '../http/errors';
  * The sandbox plays a number for a user (a message, presence, reaction, answer or group join from it).
  * It never plays another user's device: that device speaks for itself, through the gateway with its own
  * token. Any other number is a simulated contact of the caller's world and enters it (so that no other
- * user can pair with it later). docs/decisions.md, "A shared sandbox: numbers have owners".
+ * user can pair with it later). docs/decisions/sandbox.md, "A shared sandbox: numbers have owners".
  */
 export function playAs(store: Store, userId: number, phone: string, field: string): string {
 	checkPlayable(store, userId, phone, field);

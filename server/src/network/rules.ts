@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors';
 import type { Address } from './jid';
 
 /**
- * The sandbox network's rules (docs/decisions.md, "A sandbox network with a real network's rules"): what
+ * The sandbox network's rules (docs/decisions/sandbox.md, "The sandbox network's rules"): what
  * a real network does to a sender, so that a workflow tried here behaves as it will with a real number.
  * Limits (a rate per second and minute, new conversations per rolling 24 hours in the WhatsApp Business
  * Platform's tiers), simulated contacts who are not on the network, block or report, a quality rating

@@ -6,7 +6,8 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import { recipient } from '../http/schema';
 import { groupJid } from '../gateway/groups';
 import { groupAnswer } from '../gateway/views';
-import { inviteCodeOf, isAdmin, SETTING_WHAT } from './groups';
+import { inviteCodeOf, SETTING_WHAT } from './groups';
+import { isAdmin } from './group-rules';
 import { parseUser } from './jid';
 import { checkPlayable, playAs } from './owners';
 

@@ -1,6 +1,6 @@
 import { z, type ZodObject, type ZodType } from 'zod';
 import { ARG_JSON, clean } from './arg-schema';
-import type { Contexts, ContextTable } from './content/views';
+import type { Contexts, ContextTable } from './contexts';
 
 /**
  * A resource's item schema in WordPress's form (`get_public_item_schema`: draft-04, the resource's

@@ -8,7 +8,7 @@ import type { Db } from './db';
  *
  * Worlds (`number_worlds`): a number is in a user's world once one of their devices paired with it
  * (`device` 1) or talked to it as a contact (`device` 0). Another user's pairing cannot take a number in
- * someone's world, and the sandbox never plays another user's device (docs/decisions.md, "A shared
+ * someone's world, and the sandbox never plays another user's device (docs/decisions/sandbox.md, "A shared
  * sandbox: numbers have owners").
  */
 export class NumbersRepo {

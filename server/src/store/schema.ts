@@ -407,7 +407,7 @@ export const migrations: string[] = [
 	ALTER TABLE app_passwords ADD COLUMN last_ip TEXT;
 	CREATE INDEX content_author ON content(author, type, status);
 	`,
-	// A shared sandbox (docs/decisions.md, "A shared sandbox: numbers have owners"): what the sandbox says
+	// A shared sandbox (docs/decisions/sandbox.md, "A shared sandbox: numbers have owners"): what the sandbox says
 	// about a number holds in the caller's world only (what was said before holds for every existing user),
 	// and `number_worlds` records whose world each number is in: the numbers devices paired with, and the
 	// contacts they talked to (read back here from the direct chats already stored).

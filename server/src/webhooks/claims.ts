@@ -8,7 +8,7 @@ import type { Store } from '../store';
  * not finish, and the redelivery must run). A claim that carries an attempt already recorded as failed
  * is refused: that attempt's run would run beside the redelivery's (a receiver that answered too late),
  * or belongs to a process that died (its claim still reached the server after the attempt's connection
- * broke). See docs/decisions.md, "Webhooks: exactly-once runs".
+ * broke). See docs/decisions/webhooks.md, "Webhooks: exactly-once runs".
  *
  * Kept in the store (`webhook_claims`): a restart of the server keeps them, however many events wait.
  */

@@ -91,7 +91,7 @@ const claimBody = z.object({
 /**
  * A receiver claims an event before it runs for it: the first claim wins, so an event delivered twice
  * (a retry after a slow answer, a redelivery after a killed worker) runs once, across every process of
- * the receiver (docs/decisions.md, "Webhooks: exactly-once runs").
+ * the receiver (docs/decisions/webhooks.md, "Webhooks: exactly-once runs").
  */
 function claim(services: Services, device: DeviceRow, body: z.output<typeof claimBody>) {
 	const sub = services.store.webhooks.byId(body.subscription);

@@ -1,7 +1,7 @@
 import { openAiError } from '../../http/errors';
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { UpstreamAnswer, UpstreamRequest } from './upstream';
+import type { UpstreamAnswer, UpstreamRequest } from './exchange';
 
 /**
  * The default AI upstream: a deterministic simulated model served in-process, OpenAI-compatible

@@ -1,24 +1,8 @@
-import type { Readable } from 'node:stream';
 import { ApiError } from '../../http/errors';
-import type { Method } from '../../http/route';
 import { OutboundError, readAll } from '../../outbound/fetch';
 import type { Services } from '../../services';
 import { builtinUpstream } from './builtin';
-
-/** A request to the AI service: `path` relative to its base URL (`chat/completions`), `query` without `?`. */
-export interface UpstreamRequest {
-	method: Method;
-	path: string;
-	query: string;
-	headers: Record<string, string>;
-	body?: string;
-}
-
-export interface UpstreamAnswer {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: Readable;
-}
+import type { UpstreamAnswer, UpstreamRequest } from './exchange';
 
 /** Largest answer read from the AI service (a streamed one included). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;

@@ -13,12 +13,13 @@ import { can } from '../roles';
 import { authCode, canEdit, canRead, denied, editableSql, readableSql } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
 import { fieldArg, itemAnswer, trashOrDeleteAnswer, wpItemSchema } from '../item-schema';
-import { DIGITS, type Context, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
+import { DIGITS, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
+import { ALL, type Context, type ContextTable, EDIT, VIEW_EDIT } from '../contexts';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
 import { filterComment } from './kses';
 import { autop } from './render';
 import { customPostType, PAGE, POST, type PostType } from './types';
-import { contentBase, inContext, permalink, rawRendered, ALL, EDIT, VIEW_EDIT, type ContextTable } from './views';
+import { contentBase, inContext, permalink, rawRendered } from './views';
 import { contentEnv } from './write';
 
 /**

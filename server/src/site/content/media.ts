@@ -16,7 +16,8 @@ import { checkOrderby, checkStatuses, collectionWhere, inList, pagingHeaders, pa
 import { autop, renderExcerpt } from './render';
 import { ATTACHMENT_SUPPORTS, PAGE, POST, POST_CAPS, type PostType } from './types';
 import { readUpload, type Upload } from './upload';
-import { ALL, alternateLink, collectionUrl, type ContextTable, contentView, EDIT, inContext, itemUrl, POST_FIELDS, rawRendered, VIEW_EDIT, type ViewEnv, viewEnv } from './views';
+import { alternateLink, collectionUrl, contentView, inContext, itemUrl, POST_FIELDS, rawRendered, type ViewEnv, viewEnv } from './views';
+import { ALL, type ContextTable, EDIT, VIEW_EDIT } from '../contexts';
 import { mediaAnswer, mediaItemSchema } from './post-schema';
 import { checkUpdate, contentEnv, deleteItem, getItem, type WriteEnv, writeItem } from './write';
 
@@ -93,9 +94,10 @@ const mediaParams = phpQuery({
 	status: list(z.enum(MEDIA_STATUSES)).default(['inherit']).meta({ default: 'inherit' }),
 	parent: idList().default([]).meta({ default: [] }),
 	parent_exclude: idList().default([]).meta({ default: [] }),
-	// WordPress declares one type (a list is taken too): a string without items.
-	media_type: list(z.enum(MEDIA_TYPES)).optional().meta({ type: 'string', enum: [...MEDIA_TYPES], items: undefined, default: null }),
-	mime_type: list(z.string()).optional().meta({ type: 'string', items: undefined, default: null }),
+	// Lists, as the spec and WordPress 6.9 declare them (6.1 declared one type): clients read from the
+	// declaration whether the site takes two (WDM Media's Get Many, nodes/shared/newerWordPress.ts).
+	media_type: list(z.enum(MEDIA_TYPES)).optional().meta({ default: null }),
+	mime_type: list(z.string()).optional().meta({ default: null }),
 });
 
 /** WordPress's `sanitize_text_field` for `alt_text`: no tags, no line breaks, whitespace collapsed. */

@@ -2,6 +2,7 @@ import { z, type ZodType } from 'zod';
 import { qBool } from '../../http/schema';
 import { fieldArg } from '../item-schema';
 import { isDateTime } from './dates';
+import { CONTEXTS, type Context } from '../contexts';
 import { contentField, excerptField, titleField } from './post-schema';
 import { FILTER_STATUSES, FORMATS, type PostType, type Taxonomy, WRITABLE_STATUSES } from './types';
 
@@ -48,8 +49,6 @@ export const idList = () => list(wpInt(0));
 /** RFC 3339 date-time, as WordPress's `date-time` format; without an offset it is the site's time (GMT for `*_gmt`). */
 export const dateTime = z.string().refine(isDateTime, { error: 'must be a date-time such as 2024-05-01T09:30:00 (RFC 3339)', params: { wpCode: 'rest_invalid_date' } });
 
-export const CONTEXTS = ['view', 'embed', 'edit'] as const;
-export type Context = (typeof CONTEXTS)[number];
 export const contextParam = z.enum(CONTEXTS).default('view');
 
 // ---- meta fields of posts and pages (the spec's table) ----

@@ -9,9 +9,10 @@ import { can } from '../roles';
 import { type SitePostType, type SiteTaxonomy, sitePostTypes, siteTaxonomies } from '../registry';
 import { denied } from './capabilities';
 import { contentNamespace } from './namespace';
-import { type Context, contextParam } from './params';
+import { contextParam } from './params';
+import { ALL, type Context, EDIT, VIEW_EDIT } from '../contexts';
 import { PAGE_CAPS, POST_CAPS, type TypeCaps } from './types';
-import { ALL, contentBase, EDIT, inContext, VIEW_EDIT } from './views';
+import { contentBase, inContext } from './views';
 import { contextTable, itemAnswer, withLinks, wpItemSchema } from '../item-schema';
 
 /**

@@ -6,12 +6,13 @@ import type { Services } from '../../services';
 import type { TermRow, UserRow } from '../../store/types';
 import { can } from '../roles';
 import { canManageTerms, canRead, denied } from './capabilities';
-import { DIGITS, type Context, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
+import { DIGITS, contextParam, idList, list, searchParam, wpBool, wpInt } from './params';
+import { ALL, type Context, type ContextTable, VIEW_EDIT } from '../contexts';
 import { pagingHeaders, pathId, searchTerms, Where } from './query';
 import { filterDescription } from './kses';
 import { sanitizeTitle } from './render';
 import { CATEGORY, DEFAULT_CATEGORY, POST, type PostType, TAG, type Taxonomy } from './types';
-import { ALL, contentBase, type ContextTable, inContext, VIEW_EDIT } from './views';
+import { contentBase, inContext } from './views';
 import { contextTable, deletedAnswer, itemAnswer, wpItemSchema } from '../item-schema';
 import { contentEnv, invalidParam } from './write';
 

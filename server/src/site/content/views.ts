@@ -6,7 +6,8 @@ import { siteSettings } from '../settings';
 import { can } from '../roles';
 import { canEdit, canManageTerms } from './capabilities';
 import { formatGmt, formatLocal } from './dates';
-import { type Context, META_DEFAULTS } from './params';
+import { META_DEFAULTS } from './params';
+import { ALL, type Context, type Contexts, type ContextTable, EDIT, VIEW_EDIT } from '../contexts';
 import { autop, blockVersion, renderExcerpt, sanitizeTitle } from './render';
 import { contentNamespace } from './namespace';
 import type { PostType } from './types';
@@ -43,14 +44,6 @@ export const permalink = (services: Services, def: PostType, id: number) => `${s
 
 /** An item's `Link` header: its page on the site. */
 export const alternateLink = (services: Services, def: PostType, id: number) => `<${permalink(services, def, id)}>; rel="alternate"; type=text/html`;
-
-export type Contexts = readonly Context[];
-export const ALL: Contexts = ['view', 'embed', 'edit'];
-export const VIEW_EDIT: Contexts = ['view', 'edit'];
-export const EDIT: Contexts = ['edit'];
-
-/** Which contexts show each field (and sub-field), as WordPress's item schemas say; `_links` always shows. */
-export type ContextTable = Record<string, Contexts | { self: Contexts; fields: Record<string, Contexts> }>;
 
 /** A `{ raw, rendered }` field shown in these contexts; `raw` in the edit context only. */
 export const rawRendered = (contexts: Contexts) => ({ self: contexts, fields: { raw: EDIT, rendered: contexts } });

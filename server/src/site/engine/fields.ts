@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../../store';
-import { wpBool } from '../content/params';
+import { qBool } from '../../http/schema';
 
 /**
  * The engine's meta fields: declared by post types, taxonomies, meta boxes and options pages (each a
@@ -36,7 +36,7 @@ const fieldShape = z.object({
 	title: z.string().max(200).default(''),
 	type: z.enum(FIELD_TYPES),
 	description: z.string().max(1000).default(''),
-	is_required: wpBool.prefault(false),
+	is_required: qBool.prefault(false),
 	/** number: bounds and step. */
 	min_value: z.number().optional(),
 	max_value: z.number().optional(),
@@ -44,7 +44,7 @@ const fieldShape = z.object({
 	/** select, radio, checkbox: the choices, `key` stored, `value` shown. */
 	options: z.array(z.object({ key: z.string().min(1).max(200), value: z.string().max(200).default('') })).default([]),
 	/** select: several keys. */
-	is_multiple: wpBool.prefault(false),
+	is_multiple: qBool.prefault(false),
 	default_val: z.unknown().optional(),
 });
 export type Field = z.output<typeof fieldShape>;
@@ -130,7 +130,7 @@ export function checkValue(field: Field, value: unknown, store?: Store): { value
 			return { value: n };
 		}
 		case 'switcher': {
-			const parsed = wpBool.safeParse(value);
+			const parsed = qBool.safeParse(value);
 			return parsed.success ? { value: parsed.data } : { error: 'must be a boolean' };
 		}
 		case 'checkbox':

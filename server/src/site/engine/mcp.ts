@@ -20,13 +20,6 @@ const V1 = '/engine/v1';
 const SERVER_INFO = { name: 'wdm-engine', title: 'WDM dynamic-content engine', version: '1.0.0' };
 
 /**
- * The route table the tools run on. Read when a tool is listed or run: this module is part of the
- * table (routes.ts imports it), so the table cannot be imported at load time.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: a load-time import would be circular
-const table = (): Route[] => (require('../../routes') as typeof import('../../routes')).routes;
-
-/**
  * Largest route answer a tool result also carries as `structuredContent`. The text block is what every
  * client reads (the protocol's backwards-compatible channel); the structured copy doubles the answer,
  * so a large answer (a post with megabytes of content) is carried once, as text only.
@@ -56,16 +49,16 @@ const answerError = (message: string, data: Record<string, unknown>) => Object.a
  * once: they are queued to run one at a time, in order, each after the event loop's turn, so that a
  * call knows what is left of the answer and other requests (`/healthz`) are answered between two calls.
  */
-function mcpServer(services: Services, request: FastifyRequest): Server {
+function mcpServer(services: Services, request: FastifyRequest, table: Route[]): Server {
 	const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
 	const limit = services.config.batchAnswerMaxBytes;
 	let left = limit;
 	let turn: Promise<unknown> = Promise.resolve();
 	server.setRequestHandler(ListToolsRequestSchema, () => ({
-		tools: siteTools(services, table()).map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+		tools: siteTools(services, table).map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
 	}));
 	server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
-		const tool = siteTools(services, table()).find((candidate) => candidate.name === params.name);
+		const tool = siteTools(services, table).find((candidate) => candidate.name === params.name);
 		if (!tool) throw new McpError(ErrorCode.InvalidParams, `No MCP tool is named "${params.name}".`);
 		const call = turn.then(async () => {
 			await new Promise((resolve) => setImmediate(resolve));
@@ -130,9 +123,9 @@ async function bodyBytes(response: Response): Promise<Buffer> {
  * message that is not JSON-RPC, two initializations in one batch) become errors in this namespace's
  * shape, with the JSON-RPC code kept in `data`.
  */
-async function handleMcp(services: Services, request: FastifyRequest, reply: FastifyReply) {
+async function handleMcp(services: Services, request: FastifyRequest, reply: FastifyReply, table: Route[]) {
 	const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-	const server = mcpServer(services, request);
+	const server = mcpServer(services, request, table);
 	await server.connect(transport);
 	try {
 		const url = `${services.baseUrl}${REST_PREFIX}${V1}/mcp`;
@@ -193,7 +186,11 @@ const endpointAnswer = z.object({
 	tools: z.array(z.string()).meta({ description: 'The names of the tools the caller sees' }),
 });
 
-export const mcpRoutes: Route[] = [
+/**
+ * The MCP routes over the route table the tools run on (`table`, read when a tool is listed or run: these
+ * routes are part of the table, which routes.ts builds, as the batch routes).
+ */
+export const mcpRoutes = (table: () => Route[]): Route[] => [
 	route({
 		method: 'GET',
 		path: `${V1}/mcp-tools`,
@@ -271,7 +268,7 @@ export const mcpRoutes: Route[] = [
 				const message = `This POST carries ${body.length} JSON-RPC messages: at most ${max} are taken in one batch (server setting --mcp-batch-max). Send them in several POSTs.`;
 				throw new ApiError(400, message, 'rest_mcp_batch_too_large', { jsonrpc_code: ErrorCode.InvalidRequest, limit: max });
 			}
-			return handleMcp(services, request, reply);
+			return handleMcp(services, request, reply, table());
 		},
 	}),
 ];

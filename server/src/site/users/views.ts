@@ -4,9 +4,9 @@ import { contextTable } from '../item-schema';
 import type { Services } from '../../services';
 import type { AppPasswordRow, UserRow } from '../../store/types';
 import { formatGmt } from '../content/dates';
-import type { Context } from '../content/params';
+import { ALL, type Context, type ContextTable, EDIT, VIEW_EDIT } from '../contexts';
 import { contentBase } from '../content/views';
-import { ALL, type ContextTable, EDIT, inContext, VIEW_EDIT } from '../content/views';
+import { inContext } from '../content/views';
 import { grantsOf } from '../roles';
 
 const avatar = (size: number) => z.string().meta({ description: `Avatar URL with image size of ${size} pixels.`, format: 'uri', context: ALL });
