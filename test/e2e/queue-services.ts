@@ -5,12 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, run } from './n8n';
+import { missingService } from '../helpers/services';
 
 /** Debian's PostgreSQL binaries (the newest major installed). */
 function postgresBin(): string {
 	const root = '/usr/lib/postgresql';
 	const majors = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
-	if (!majors.length) throw new Error('PostgreSQL is not installed: apt-get install postgresql (as .ci/run does)');
+	if (!majors.length) throw missingService('PostgreSQL', 'postgresql');
 	return path.join(root, majors[0], 'bin');
 }
 
@@ -50,6 +51,7 @@ export async function startPostgres() {
 }
 
 export async function startRedis() {
+	if (!fs.existsSync('/usr/bin/redis-server')) throw missingService('Redis', 'redis-server');
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-redis-'));
 	const port = await freePort();
 	const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../../server/src/app';
 import { ADMIN_KEY, client, connectedDevice, eventually, startServer } from '../helpers/server';
+import { missingService } from '../helpers/services';
 
 let server: App;
 beforeAll(async () => {
@@ -98,7 +99,7 @@ test('metrics change with traffic: requests, devices, the send queue and webhook
 	expect((await scrape()).get('wdm_http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404"}')).toBe(1);
 });
 
-/** Debian's `prometheus` package (installed by .ci/run) has the format's own checker. */
+/** Debian's `prometheus` package (scripts/test-services.sh installs it) has the format's own checker. */
 const PROMTOOL = '/usr/bin/promtool';
 
 test('promtool check metrics accepts /metrics: no lint problem, gauges not named _total', async () => {
@@ -106,7 +107,7 @@ test('promtool check metrics accepts /metrics: no lint problem, gauges not named
 	const text = await (await fetch(`${server.url}/metrics`)).text();
 	expect(text).not.toMatch(/^# TYPE \S+_total gauge$/m);
 	expect(text).toMatch(/^nodejs_active_handles\{type="\w+"\} \d+$/m);
-	if (!fs.existsSync(PROMTOOL)) throw new Error(`${PROMTOOL} is missing: install Debian's prometheus package (.ci/run does)`);
+	if (!fs.existsSync(PROMTOOL)) throw missingService(`promtool (${PROMTOOL})`, 'prometheus');
 	const checked = spawnSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' });
 	expect({ status: checked.status, out: `${checked.stdout}${checked.stderr}`.trim() }).toEqual({ status: 0, out: '' });
 });

@@ -7,12 +7,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { missingService } from '../helpers/services';
 
 const run = promisify(execFile);
 
 /** Where Debian's package puts WordPress. */
 export const WORDPRESS_DIR = '/usr/share/wordpress';
-/** The Debian packages the suite needs (`.ci/run` installs them). */
+/** The Debian packages the suite needs (scripts/test-services.sh installs them). */
 export const WORDPRESS_PACKAGES = 'wordpress php-cli php-mysql php-xml php-mbstring php-curl mariadb-server';
 
 export type Role = 'administrator' | 'editor' | 'author' | 'contributor';
@@ -106,9 +107,7 @@ function checkInstalled() {
 		['/usr/bin/mariadb-install-db', 'mariadb-server'],
 	].filter(([file]) => !fs.existsSync(file));
 	if (missing.length) {
-		throw new Error(
-			`missing ${missing.map(([, pkg]) => pkg).join(', ')}: apt-get install -y --no-install-recommends ${WORDPRESS_PACKAGES}`,
-		);
+		throw missingService(`WordPress (${missing.map(([, pkg]) => pkg).join(', ')})`, WORDPRESS_PACKAGES);
 	}
 }
 
