@@ -4,12 +4,9 @@
  * clients are typed with): `tsx scripts/openapi.ts <document.json> [types.d.ts]`.
  * For `npm run lint:openapi` and `npm run gen:client`; the typed-client test generates its types the same way.
  */
-import fs from 'node:fs';
-import { writeClientTypes } from '../test/clients/typed/generate';
-import { documentOf } from '../server/src/http/openapi';
-import { routes } from '../server/src/routes';
+import { writeClientTypes, writeOpenApiDocument } from '../test/clients/typed/generate';
 
 const [document, types] = process.argv.slice(2);
 if (!document) throw new Error('usage: tsx scripts/openapi.ts <document.json> [types.d.ts]');
 if (types) writeClientTypes(types, document);
-else fs.writeFileSync(document, `${JSON.stringify(documentOf(routes), null, '\t')}\n`);
+else writeOpenApiDocument(document);
