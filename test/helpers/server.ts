@@ -6,6 +6,7 @@ import { startApp, type App, type AppOptions } from '../../server/src/app';
 import type { Store } from '../../server/src/store';
 import type { DeviceRow } from '../../server/src/store/types';
 import { checkAnswer } from './contract';
+import { startReceiver, type Receiver } from './webhooks';
 
 export const ADMIN_KEY = 'test_admin_key_0123456789';
 /** The site application password of `admin` in test servers (WordPress's form: six groups of four). */
@@ -107,6 +108,23 @@ export async function startGateway(overrides: Partial<ConfigInput> = {}, options
 	return { server, api: client(server.url), sandbox: client(server.url, SANDBOX) };
 }
 
+/**
+ * A suite's gateway (manual pairing) and a webhook receiver, started before its tests and closed after;
+ * `device(name)` pairs a device subscribed to the receiver at `/<name>`, so its events can be read back.
+ */
+export function gatewaySuite(overrides: Partial<ConfigInput> = {}) {
+	const suite = {} as Awaited<ReturnType<typeof startGateway>> & { receiver: Receiver; device: (name: string) => Promise<SubscribedDevice> };
+	beforeAll(async () => {
+		Object.assign(suite, await startGateway(overrides), { receiver: await startReceiver() });
+	});
+	afterAll(async () => {
+		await suite.server?.close();
+		await suite.receiver?.close();
+	});
+	suite.device = (name) => subscribedDevice(suite.server, name, `${suite.receiver.url}/${name}`);
+	return suite;
+}
+
 /** The gateway's error envelope: the HTTP status, `success: false` and the message (exact, or matching). */
 export function expectError(res: { status: number; body: any }, status: number, message: string | RegExp) {
 	expect({ status: res.status, success: res.body.success }).toEqual({ status, success: false });
@@ -146,17 +164,22 @@ export async function eventually<T>(check: () => T | Promise<T>, ms = 5000, ever
 
 /** Creates a device and pairs it through the sandbox; returns its name, token and phone. */
 export async function connectedDevice(server: App, name: string, key = ADMIN_KEY, phone?: string) {
+	const created = await client(server.url).post('/devices', { name }, { key });
+	if (created.status !== 201) throw new Error(`create device: ${JSON.stringify(created.body)}`);
+	return { name, token: created.body.data.token as string, ...(await pairedDevice(server, name, key, phone)) };
+}
+
+/** Pairs the device `name` (a QR, scanned by the simulated phone): its number and JID. */
+export async function pairedDevice(server: App, name: string, key = ADMIN_KEY, phone?: string) {
 	const api = client(server.url);
 	const sandbox = client(server.url, SANDBOX);
-	const created = await api.post('/devices', { name }, { key });
-	if (created.status !== 201) throw new Error(`create device: ${JSON.stringify(created.body)}`);
 	await api.get(`/devices/${name}/qr`, { key });
 	const paired = await sandbox.post(`/devices/${name}/pair`, phone ? { phone } : {}, { key });
 	// With automatic pairing (20 ms in tests) the simulated phone may have scanned the QR first, on a
 	// loaded machine: a device that asked for no number is then connected all the same.
 	const connected = paired.status === 200 ? paired.body.data : !phone && (await api.get(`/devices/${name}/status`, { key })).body.data;
 	if (!connected?.connected && paired.status !== 200) throw new Error(`pair device: ${JSON.stringify(paired.body)}`);
-	return { name, token: created.body.data.token as string, phone: connected.phone as string, jid: connected.jid as string };
+	return { phone: connected.phone as string, jid: connected.jid as string };
 }
 
 export type Device = Awaited<ReturnType<typeof connectedDevice>>;

@@ -1,6 +1,5 @@
-import { ADMIN_KEY, connectedDevice, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device, storedDevice } from '../helpers/server';
-import { type Receiver, sleep, startReceiver } from '../helpers/webhooks';
-import type { App } from '../../server/src/app';
+import { ADMIN_KEY, connectedDevice, expectError, gatewaySuite, type SubscribedDevice as Device, storedDevice } from '../helpers/server';
+import { sleep } from '../helpers/webhooks';
 import { CHAT_ATTRIBUTES } from '../../server/src/gateway/chats';
 import { parseUser } from '../../server/src/network/jid';
 
@@ -10,50 +9,37 @@ const HOUR = 3_600_000;
 /** A 1x1 PNG: media whose stored file a chat deletion must remove. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-let server: App;
-let receiver: Receiver;
-let api: Client;
-let sandbox: Client;
+const suite = gatewaySuite();
+const { device } = suite;
 
-beforeAll(async () => {
-	({ server, api, sandbox } = await startGateway());
-	receiver = await startReceiver();
-});
-afterAll(async () => {
-	await server.close();
-	await receiver.close();
-});
-
-/** A paired device with a webhook subscription, so that its events can be read back. */
-const device = (name: string) => subscribedDevice(server, name, `${receiver.url}/${name}`);
 
 let seq = 0;
-/** A fresh number on the network outside this server. */
+/** A fresh number on the network outside this suite.server. */
 const number = () => `55219${String(++seq).padStart(8, '0')}`;
 const jidOf = (phone: string) => `${phone}@s.whatsapp.net`;
 
 const inbound = async (d: Device, from: string, text = 'hi', senderName?: string) => {
-	const res = await sandbox.post(`/devices/${d.name}/inbound`, { from, text, senderName }, { key: ADMIN_KEY });
+	const res = await suite.sandbox.post(`/devices/${d.name}/inbound`, { from, text, senderName }, { key: ADMIN_KEY });
 	expect(res.status).toBe(200);
 	// Distinct timestamps, so that the newest-first order is certain.
 	await sleep(3);
 	return res.body.data;
 };
 const send = async (d: Device, to: string, text = 'hello') => {
-	const res = await api.post('/send/text', { number: to, text }, { token: d.token });
+	const res = await suite.api.post('/send/text', { number: to, text }, { token: d.token });
 	expect(res.status).toBe(200);
 	await sleep(3);
 	return res.body.data;
 };
-const post = (d: Device, route: string, body?: unknown) => api.post(`/chat/${route}`, body, { token: d.token });
-const find = (d: Device, body: Record<string, unknown>) => api.post('/chat/find', body, { token: d.token });
+const post = (d: Device, route: string, body?: unknown) => suite.api.post(`/chat/${route}`, body, { token: d.token });
+const find = (d: Device, body: Record<string, unknown>) => suite.api.post('/chat/find', body, { token: d.token });
 /** The chat as /chat/find shows it (undefined when the device has none). */
 const chatOf = async (d: Device, jid: string) => {
 	const res = await find(d, { wa_chatid: jid });
 	expect(res.status).toBe(200);
 	return res.body.data.chats[0];
 };
-const messagesOf = async (d: Device, chatid: string) => (await api.post('/message/find', { chatid }, { token: d.token })).body.data.messages;
+const messagesOf = async (d: Device, chatid: string) => (await suite.api.post('/message/find', { chatid }, { token: d.token })).body.data.messages;
 
 describe('POST /chat/archive', () => {
 	let d: Device;
@@ -92,7 +78,7 @@ describe('POST /chat/archive', () => {
 });
 
 describe('POST /chat/read', () => {
-	test('read: the received messages become read, the count 0, the senders on this server see them read', async () => {
+	test('read: the received messages become read, the count 0, the senders on this suite.server see them read', async () => {
 		const reader = await device('reader');
 		const writer = await device('writer');
 		const fromPeer = number();
@@ -117,15 +103,15 @@ describe('POST /chat/read', () => {
 	});
 
 	test('read marks every unread message, also more than a page of them', async () => {
-		const d = await connectedDevice(server, 'many-unread');
-		const { store, messaging } = server.services;
+		const d = await connectedDevice(suite.server, 'many-unread');
+		const { store, messaging } = suite.server.services;
 		const row = storedDevice(store, d.name)!;
 		const peer = parseUser(number(), 'from');
-		// Straight into the network: 1,200 requests through the sandbox would only make the test slow.
+		// Straight into the network: 1,200 requests through the suite.sandbox would only make the test slow.
 		for (let i = 0; i < 1200; i++) messaging.receive(row, peer, { type: 'text', text: `m${i}` });
 		expect(store.chats.get(row.id, peer.jid)!.unread).toBe(1200);
 
-		const read = await api.post('/chat/read', { number: peer.phone, read: true }, { token: d.token });
+		const read = await suite.api.post('/chat/read', { number: peer.phone, read: true }, { token: d.token });
 		expect(read.body.data).toMatchObject({ wa_chatid: peer.jid, wa_unreadCount: 0 });
 		expect(store.messages.unreadInbound(row.id, peer.jid)).toEqual([]);
 		const statuses = store.db.prepare('SELECT status, count(*) AS n FROM messages WHERE device_id = ? AND chatid = ? GROUP BY status').all(row.id, peer.jid);
@@ -261,7 +247,7 @@ describe('POST /chat/delete', () => {
 
 	test('deleteMessagesDB alone keeps the chat, and removes the media files of its messages', async () => {
 		const peer = number();
-		const photo = await sandbox.post(`/devices/${d.name}/inbound`, { from: peer, type: 'image', file: PNG, mimetype: 'image/png' }, { key: ADMIN_KEY });
+		const photo = await suite.sandbox.post(`/devices/${d.name}/inbound`, { from: peer, type: 'image', file: PNG, mimetype: 'image/png' }, { key: ADMIN_KEY });
 		expect((await fetch(photo.body.data.fileURL)).status).toBe(200);
 		const res = await post(d, 'delete', { number: peer, deleteMessagesDB: true });
 		expect(res.body.data).toEqual({ number: jidOf(peer), chatDeleted: false, messagesDeleted: 1, deletedOnNetwork: false });
@@ -326,9 +312,9 @@ describe('errors common to the chat actions', () => {
 	test('a missing or wrong token is a 401; another device cannot see or change this one’s chats', async () => {
 		const other = await device('chat-errors-other');
 		for (const [route, flags] of [...actions, ['delete', { deleteChatDB: true }], ['find', {}]] as const) {
-			expectError(await api.post(`/chat/${route}`, { number: peer, ...flags }), 401, /^missing instance token/);
-			expectError(await api.post(`/chat/${route}`, { number: peer, ...flags }, { token: 'wrong' }), 401, 'invalid instance token');
-			expectError(await api.post(`/chat/${route}`, { number: peer, ...flags }, { key: ADMIN_KEY }), 401, /^missing instance token/);
+			expectError(await suite.api.post(`/chat/${route}`, { number: peer, ...flags }), 401, /^missing instance token/);
+			expectError(await suite.api.post(`/chat/${route}`, { number: peer, ...flags }, { token: 'wrong' }), 401, 'invalid instance token');
+			expectError(await suite.api.post(`/chat/${route}`, { number: peer, ...flags }, { key: ADMIN_KEY }), 401, /^missing instance token/);
 		}
 		for (const [route, flags] of actions) {
 			expectError(await post(other, route, { number: peer, ...flags }), 404, /^number: no chat with/);
@@ -344,7 +330,7 @@ describe('errors common to the chat actions', () => {
 		const peer2 = number();
 		await inbound(out, peer2);
 		await inbound(out, peer2);
-		expect((await api.post(`/devices/${out.name}/logout`, {}, { key: ADMIN_KEY })).status).toBe(200);
+		expect((await suite.api.post(`/devices/${out.name}/logout`, {}, { key: ADMIN_KEY })).status).toBe(200);
 		const refusal = `device '${out.name}' is not connected (status: disconnected); pair it with a QR code first`;
 		for (const [route, flags] of actions) expectError(await post(out, route, { number: peer2, ...flags }), 500, refusal);
 		expectError(await post(out, 'delete', { number: peer2, deleteChatNetwork: true }), 500, refusal);
@@ -375,10 +361,10 @@ describe('POST /chat/find', () => {
 
 	beforeAll(async () => {
 		d = await device('finder');
-		await sandbox.post('/numbers', { number: carla, onNetwork: true, name: 'Carla Dias' }, { key: ADMIN_KEY });
+		await suite.sandbox.post('/numbers', { number: carla, onNetwork: true, name: 'Carla Dias' }, { key: ADMIN_KEY });
 		// A group chat, as the device has once the group exists (here straight in the store: groups are another module's).
-		const dev = storedDevice(server.services.store, d.name)!;
-		server.services.store.chats.create(dev.id, { chatid: group, name: 'Team', isGroup: true });
+		const dev = storedDevice(suite.server.services.store, d.name)!;
+		suite.server.services.store.chats.create(dev.id, { chatid: group, name: 'Team', isGroup: true });
 		await inbound(d, ana, 'one', 'Ana Souza');
 		await inbound(d, ana, 'two');
 		await inbound(d, bruno, 'hey', 'Bruno');
@@ -390,8 +376,8 @@ describe('POST /chat/find', () => {
 		expect((await post(d, 'read', { number: bruno, read: true })).status).toBe(200);
 		expect((await post(d, 'mute', { number: carla, muteEndTime: 8 })).status).toBe(200);
 		expect((await post(d, 'mute', { number: dora, muteEndTime: -1 })).status).toBe(200);
-		expect((await api.post('/chat/labels', { number: ana, labelids: ['1', '2'] }, { token: d.token })).status).toBe(200);
-		expect((await api.post('/chat/labels', { number: carla, add_labelid: '2' }, { token: d.token })).status).toBe(200);
+		expect((await suite.api.post('/chat/labels', { number: ana, labelids: ['1', '2'] }, { token: d.token })).status).toBe(200);
+		expect((await suite.api.post('/chat/labels', { number: carla, add_labelid: '2' }, { token: d.token })).status).toBe(200);
 	});
 
 	test('without filters: every chat, newest message first, with the paging totals', async () => {

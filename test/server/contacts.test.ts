@@ -1,41 +1,26 @@
-import { ADMIN_KEY, expectError, startGateway, subscribedDevice, type Client, type SubscribedDevice as Device, storedDevice } from '../helpers/server';
-import { startReceiver, type Receiver } from '../helpers/webhooks';
-import type { App } from '../../server/src/app';
+import { ADMIN_KEY, expectError, gatewaySuite, type SubscribedDevice as Device, storedDevice } from '../helpers/server';
 
 /** GET /contacts, /contacts/list, /contact/add, /contact/remove, /chat/details and /chat/check. */
 
-let server: App;
-let receiver: Receiver;
-let api: Client;
-let sandbox: Client;
+const suite = gatewaySuite();
+const { device } = suite;
 
-beforeAll(async () => {
-	({ server, api, sandbox } = await startGateway());
-	receiver = await startReceiver();
-});
-afterAll(async () => {
-	await server.close();
-	await receiver.close();
-});
-
-/** A paired device with a webhook subscription, so that its events can be read back (from the outbox). */
-const device = (name: string) => subscribedDevice(server, name, `${receiver.url}/${name}`);
 
 let seq = 0;
 const number = () => `55218${String(++seq).padStart(8, '0')}`;
 const jidOf = (phone: string) => `${phone}@s.whatsapp.net`;
 
-const add = (d: Device, body: unknown) => api.post('/contact/add', body, { token: d.token });
-const remove = (d: Device, body: unknown) => api.post('/contact/remove', body, { token: d.token });
-const list = (d: Device, body: unknown) => api.post('/contacts/list', body, { token: d.token });
+const add = (d: Device, body: unknown) => suite.api.post('/contact/add', body, { token: d.token });
+const remove = (d: Device, body: unknown) => suite.api.post('/contact/remove', body, { token: d.token });
+const list = (d: Device, body: unknown) => suite.api.post('/contacts/list', body, { token: d.token });
 const contacts = async (d: Device) => {
-	const res = await api.get('/contacts', { token: d.token });
+	const res = await suite.api.get('/contacts', { token: d.token });
 	expect(res.status).toBe(200);
 	return res.body.data;
 };
-const details = (d: Device, number: string) => api.post('/chat/details', { number }, { token: d.token });
-const check = (d: Device, numbers: unknown) => api.post('/chat/check', { numbers }, { token: d.token });
-const sb = (route: string, body: unknown) => sandbox.post(route, body, { key: ADMIN_KEY });
+const details = (d: Device, number: string) => suite.api.post('/chat/details', { number }, { token: d.token });
+const check = (d: Device, numbers: unknown) => suite.api.post('/chat/check', { numbers }, { token: d.token });
+const sb = (route: string, body: unknown) => suite.sandbox.post(route, body, { key: ADMIN_KEY });
 
 describe('contacts: add, list, remove', () => {
 	let d: Device;
@@ -124,7 +109,7 @@ describe('POST /contacts/list', () => {
 		expect(namesOf(res)).toEqual(names);
 		expect(res.body.data).toMatchObject({ total: 7, page: 1, pageSize: 50, limit: 50, offset: 0, totalPages: 1, hasMore: false, nextOffset: null });
 		expect(res.body.data.contacts).toEqual(await contacts(d));
-		expect(namesOf(await api.post('/contacts/list', undefined, { token: d.token }))).toEqual(names);
+		expect(namesOf(await suite.api.post('/contacts/list', undefined, { token: d.token }))).toEqual(names);
 	});
 
 	test('page and pageSize', async () => {
@@ -178,7 +163,7 @@ describe('POST /chat/details', () => {
 		await sb('/numbers', { number: ana, onNetwork: true, name: 'Ana (profile)' });
 		await sb(`/devices/${d.name}/inbound`, { from: ana, text: 'hi' });
 		await add(d, { phone: ana, name: 'Ana Souza' });
-		await api.post('/chat/pin', { number: ana, pin: true }, { token: d.token });
+		await suite.api.post('/chat/pin', { number: ana, pin: true }, { token: d.token });
 		const res = await details(d, jidOf(ana));
 		expect(res.status).toBe(200);
 		expect(res.body.data).toEqual({
@@ -204,7 +189,7 @@ describe('POST /chat/details', () => {
 			isMe: false,
 			hasChat: true,
 		});
-		const chat = (await api.post('/chat/find', { wa_chatid: jidOf(ana) }, { token: d.token })).body.data.chats[0];
+		const chat = (await suite.api.post('/chat/find', { wa_chatid: jidOf(ana) }, { token: d.token })).body.data.chats[0];
 		expect(res.body.data).toMatchObject(chat);
 	});
 
@@ -238,7 +223,7 @@ describe('POST /chat/details', () => {
 	});
 
 	test('a group: its details (participants when the device takes part) with its chat', async () => {
-		const created = await api.post('/group/create', { name: 'Team', participants: [peer.phone] }, { token: d.token });
+		const created = await suite.api.post('/group/create', { name: 'Team', participants: [peer.phone] }, { token: d.token });
 		expect(created.status).toBe(200);
 		const jid = created.body.data.jid;
 		const res = await details(d, jid);
@@ -254,20 +239,20 @@ describe('POST /chat/details', () => {
 	});
 
 	test('a group the network does not know: the chat record only, or a 404', async () => {
-		const dev = storedDevice(server.services.store, d.name)!;
+		const dev = storedDevice(suite.server.services.store, d.name)!;
 		const old = '120363000000000777@g.us';
-		server.services.store.chats.create(dev.id, { chatid: old, name: 'Old group', isGroup: true });
+		suite.server.services.store.chats.create(dev.id, { chatid: old, name: 'Old group', isGroup: true });
 		expect((await details(d, old)).body.data).toMatchObject({ wa_chatid: old, name: 'Old group', isInWhatsapp: false, group: null, hasChat: true });
 		expectError(await details(d, '120363000000000888@g.us'), 404, 'number: group 120363000000000888@g.us is not known to this device');
 	});
 
 	test('bad input is a 400', async () => {
-		expectError(await api.post('/chat/details', {}, { token: d.token }), 400, 'number is required');
+		expectError(await suite.api.post('/chat/details', {}, { token: d.token }), 400, 'number is required');
 		expectError(await details(d, 'x'), 400, /^number must be an international phone number/);
 		// The status feed is no contact.
 		expectError(await details(d, 'status@broadcast'), 400, 'number must be a phone number, a user JID or a group JID (got "status@broadcast")');
-		expectError(await api.post('/chat/details', { number: 5511 }, { token: d.token }), 400, 'number must be a string (got number 5511)');
-		expectError(await api.post('/chat/details', { number: d.phone, extra: 1 }, { token: d.token }), 400, 'body has unknown field(s): extra');
+		expectError(await suite.api.post('/chat/details', { number: 5511 }, { token: d.token }), 400, 'number must be a string (got number 5511)');
+		expectError(await suite.api.post('/chat/details', { number: d.phone, extra: 1 }, { token: d.token }), 400, 'body has unknown field(s): extra');
 	});
 });
 
@@ -285,7 +270,7 @@ describe('POST /chat/check', () => {
 		const unknown = number();
 		await sb('/numbers', { number: absent, onNetwork: false });
 		await sb('/numbers', { number: named, onNetwork: true, name: 'Named Person' });
-		const group = (await api.post('/group/create', { name: 'Checkers', participants: [peer.phone] }, { token: d.token })).body.data.jid;
+		const group = (await suite.api.post('/group/create', { name: 'Checkers', participants: [peer.phone] }, { token: d.token })).body.data.jid;
 		const res = await check(d, [peer.phone, absent, named, Number(unknown), `+${unknown.slice(0, 2)} (${unknown.slice(2, 4)}) ${unknown.slice(4)}`, jidOf(named), 'abc', group, '120363000000000999@g.us', 'x@g.us', unknown, 'status@broadcast']);
 		expect(res.status).toBe(200);
 		expect(res.body.data).toEqual([
@@ -318,7 +303,7 @@ describe('POST /chat/check', () => {
 		expectError(await check(d, Array(501).fill('5511999990001')), 400, 'numbers must have at most 500 items');
 		expectError(await check(d, '5511999990001'), 400, 'numbers must be an array (got string "5511999990001")');
 		expectError(await check(d, ['5511999990001', { n: 1 }]), 400, 'numbers[1] must be a number or JID, as text');
-		expectError(await api.post('/chat/check', {}, { token: d.token }), 400, 'numbers is required');
+		expectError(await suite.api.post('/chat/check', {}, { token: d.token }), 400, 'numbers is required');
 	});
 });
 
@@ -327,7 +312,7 @@ describe('connection, tokens and other devices', () => {
 		const out = await device('contacts-out');
 		const saved = number();
 		await add(out, { phone: saved, name: 'Kept' });
-		expect((await api.post(`/devices/${out.name}/logout`, {}, { key: ADMIN_KEY })).status).toBe(200);
+		expect((await suite.api.post(`/devices/${out.name}/logout`, {}, { key: ADMIN_KEY })).status).toBe(200);
 		const refusal = `device '${out.name}' is not connected (status: disconnected); pair it with a QR code first`;
 		expectError(await add(out, { phone: number(), name: 'x' }), 500, refusal);
 		expectError(await remove(out, { phone: saved }), 500, refusal);
@@ -351,9 +336,9 @@ describe('connection, tokens and other devices', () => {
 			['POST', '/chat/check', { numbers: [phone] }],
 		];
 		for (const [method, route, body] of calls) {
-			expectError(await api.call(method, route, body), 401, /^missing instance token/);
-			expectError(await api.call(method, route, body, { token: 'not-a-token' }), 401, 'invalid instance token');
-			expectError(await api.call(method, route, body, { key: ADMIN_KEY }), 401, /^missing instance token/);
+			expectError(await suite.api.call(method, route, body), 401, /^missing instance token/);
+			expectError(await suite.api.call(method, route, body, { token: 'not-a-token' }), 401, 'invalid instance token');
+			expectError(await suite.api.call(method, route, body, { key: ADMIN_KEY }), 401, /^missing instance token/);
 		}
 		expect(await contacts(theirs)).toEqual([]);
 		expect((await list(theirs, {})).body.data.total).toBe(0);
