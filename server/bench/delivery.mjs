@@ -36,10 +36,9 @@ import { fileURLToPath } from 'node:url';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ADMIN_KEY, envNumber, fmt, machine, pairedDevice, quantile, requireFromServer, serverDir, sleep, writeSection } from './lib.mjs';
+import { ADMIN_KEY, envNumber, fmt, freePort, machine, pairedDevice, quantile, receiverClient, requireFromServer, serverDir, sleep, until, writeSection } from './lib.mjs';
 
 const TARGET_RATE = 2000;
 const TARGET_P99_MS = 100;
@@ -256,47 +255,6 @@ function schedMs(pid) {
 function cpuMs(pid) {
 	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
 	return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-async function until(check, timeoutMs) {
-	const end = Date.now() + timeoutMs;
-	for (;;) {
-		try {
-			if (await check()) return;
-		} catch {
-			// Not listening yet.
-		}
-		if (Date.now() > end) throw new Error('the server did not start');
-		await sleep(100);
-	}
-}
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const probe = net.createServer();
-		probe.on('error', reject);
-		probe.listen(0, '127.0.0.1', () => {
-			const { port } = probe.address();
-			probe.close(() => resolve(port));
-		});
-	});
-}
-
-function receiverClient(worker) {
-	const pending = [];
-	worker.on('message', (msg) => pending.shift()?.(msg));
-	worker.on('error', (error) => {
-		console.error(error);
-		process.exit(1);
-	});
-	return {
-		call: (msg) =>
-			new Promise((resolve) => {
-				pending.push(resolve);
-				worker.postMessage(msg);
-			}),
-		close: () => worker.terminate(),
-	};
 }
 
 // ---------------------------------------------------------------------------------------------------------

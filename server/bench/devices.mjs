@@ -15,10 +15,9 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ADMIN_KEY, envNumber, fmt, machine, pairedDevice, serverDir, sleep, writeSection } from './lib.mjs';
+import { ADMIN_KEY, envNumber, fmt, freePort, machine, pairedDevice, serverDir, sleep, until, writeSection } from './lib.mjs';
 
 const TARGET_MB = 200;
 
@@ -88,30 +87,6 @@ async function main() {
 function rssMb(pid) {
 	const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 	return kb / 1024;
-}
-
-async function until(check, timeoutMs) {
-	const end = Date.now() + timeoutMs;
-	for (;;) {
-		try {
-			if (await check()) return;
-		} catch {
-			// Not listening yet.
-		}
-		if (Date.now() > end) throw new Error('the server did not start');
-		await sleep(100);
-	}
-}
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const probe = net.createServer();
-		probe.on('error', reject);
-		probe.listen(0, '127.0.0.1', () => {
-			const { port } = probe.address();
-			probe.close(() => resolve(port));
-		});
-	});
 }
 
 await main();

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -113,4 +114,48 @@ export function writeSection(name, settings, lines) {
 	const doc = fs.readFileSync(file, 'utf8');
 	if (!doc.includes(start) || !doc.includes(end)) return console.log(`(docs/benchmarks.md has no ${start} section: not written)`);
 	fs.writeFileSync(file, doc.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${text}\n${end}`));
+}
+
+/** Waits until `check` answers true (a server that is not listening yet throws: tried again), at most `timeoutMs`. */
+export async function until(check, timeoutMs) {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			if (await check()) return;
+		} catch {
+			// Not listening yet.
+		}
+		if (Date.now() > end) throw new Error('the server did not start');
+		await sleep(100);
+	}
+}
+
+/** A free TCP port on loopback. */
+export function freePort() {
+	return new Promise((resolve, reject) => {
+		const probe = net.createServer();
+		probe.on('error', reject);
+		probe.listen(0, '127.0.0.1', () => {
+			const { port } = probe.address();
+			probe.close(() => resolve(port));
+		});
+	});
+}
+
+/** Calls to a worker thread that answers each message with one message, in order; a worker's error ends the run. */
+export function receiverClient(worker) {
+	const pending = [];
+	worker.on('message', (msg) => pending.shift()?.(msg));
+	worker.on('error', (error) => {
+		console.error(error);
+		process.exit(1);
+	});
+	return {
+		call: (msg) =>
+			new Promise((resolve) => {
+				pending.push(resolve);
+				worker.postMessage(msg);
+			}),
+		close: () => worker.terminate(),
+	};
 }

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { envNumber, fmt, machine, pairedDevice, quantile, requireFromServer, sleep, startReference, writeSection } from './lib.mjs';
+import { envNumber, fmt, machine, pairedDevice, quantile, receiverClient, requireFromServer, sleep, startReference, writeSection } from './lib.mjs';
 
 const TARGET_RATE = 2000;
 const TARGET_P99_MS = 100;
@@ -202,23 +202,6 @@ async function postDirect(url, secret, count, round) {
 	const seconds = (performance.now() - started) / 1000;
 	await agent.close();
 	return seconds;
-}
-
-function receiverClient(worker) {
-	const pending = [];
-	worker.on('message', (msg) => pending.shift()?.(msg));
-	worker.on('error', (error) => {
-		console.error(error);
-		process.exit(1);
-	});
-	return {
-		call: (msg) =>
-			new Promise((resolve) => {
-				pending.push(resolve);
-				worker.postMessage(msg);
-			}),
-		close: () => worker.terminate(),
-	};
 }
 
 // ---------------------------------------------------------------------------------------------------------
