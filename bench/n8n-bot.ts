@@ -29,15 +29,10 @@ import path from 'node:path';
 import { buildPackage, ensureN8n } from '../test/e2e/n8n';
 import { n8nServer } from '../test/e2e/n8n-server';
 import {
-	BASELINE_WORKFLOW,
-	OURS_WORKFLOW,
-	baselineUrl,
-	baselineWorkflow,
-	oursWorkflow,
+	installBots,
 	pairedDevice,
 	quantile,
 	runPhase,
-	subscribe,
 	webhookCosts,
 	type Bot,
 	type Phase,
@@ -74,20 +69,7 @@ async function main() {
 		const target: Target = { url: server.url, adminKey: ADMIN_KEY };
 		const ours: Bot = { label: 'ours', device: 'bot-ours', token: await pairedDevice(target, 'bot-ours') };
 		const baseline: Bot = { label: 'baseline', device: 'bot-base', token: await pairedDevice(target, 'bot-base') };
-		const gateway = `${server.url}/wp-json/wdm/v1`;
-		const user = { id: 'benchBotUserKey1', name: 'WDM account' };
-		const instance = { id: 'benchBotInstanc1', name: 'WDM bot' };
-		const header = { id: 'benchBotHeader01', name: 'Bot token header' };
-		await n8n.importCredentials([
-			{ ...user, type: 'wdmUserApi', data: { baseUrl: gateway, apiKey: ADMIN_KEY } },
-			{ ...instance, type: 'wdmInstanceApi', data: { baseUrl: gateway, token: ours.token } },
-			{ ...header, type: 'httpHeaderAuth', data: { name: 'token', value: baseline.token } },
-		]);
-		await n8n.importWorkflow([oursWorkflow(ours.device, user, instance), baselineWorkflow(gateway, header)]);
-		await n8n.publish(OURS_WORKFLOW);
-		await n8n.publish(BASELINE_WORKFLOW);
-		await n8n.start();
-		await subscribe(target, baseline.device, baselineUrl(n8n.url));
+		await installBots(n8n, target, ours, baseline, 'benchBot');
 
 		const bots = BASELINE_FIRST ? [baseline, ours] : [ours, baseline];
 		const phases: Phase[] = [{ name: 'warm-up', count: 2, oneAtATime: true }, { name: `one at a time (${ONE})`, count: ONE, oneAtATime: true }, ...RATES.map((rate) => ({ name: `${rate}/s for ${SECONDS} s`, rate, seconds: SECONDS }))];

@@ -11,14 +11,9 @@ import { ADMIN_KEY, connectedDevice, startServer } from '../helpers/server';
 import { buildPackage, ensureN8n } from './n8n';
 import { n8nServer, type N8nServer } from './n8n-server';
 import {
-	BASELINE_WORKFLOW,
-	OURS_WORKFLOW,
-	baselineUrl,
-	baselineWorkflow,
-	oursWorkflow,
+	installBots,
 	quantile,
 	runPhase,
-	subscribe,
 	webhookCosts,
 	type Bot,
 	type Phase,
@@ -52,20 +47,7 @@ beforeAll(async () => {
 	baseline = { label: 'baseline', device: 'bot-base', token: (await connectedDevice(server, 'bot-base')).token };
 	// At debug level n8n logs each webhook and each expression isolate it creates (`webhookCosts`).
 	n8n = await n8nServer(userFolder, noCustomNodes, { env: { N8N_LOG_LEVEL: 'debug' } });
-	const gateway = `${server.url}/wp-json/wdm/v1`;
-	const user = { id: 'wdmE2eBsUserKey1', name: 'WDM account' };
-	const instance = { id: 'wdmE2eBsInstanc1', name: 'WDM bot' };
-	const header = { id: 'wdmE2eBsHeader01', name: 'Bot token header' };
-	await n8n.importCredentials([
-		{ ...user, type: 'wdmUserApi', data: { baseUrl: gateway, apiKey: ADMIN_KEY } },
-		{ ...instance, type: 'wdmInstanceApi', data: { baseUrl: gateway, token: ours.token } },
-		{ ...header, type: 'httpHeaderAuth', data: { name: 'token', value: baseline.token } },
-	]);
-	await n8n.importWorkflow([oursWorkflow(ours.device, user, instance), baselineWorkflow(gateway, header)]);
-	await n8n.publish(OURS_WORKFLOW);
-	await n8n.publish(BASELINE_WORKFLOW);
-	await n8n.start();
-	await subscribe(target, baseline.device, baselineUrl(n8n.url));
+	await installBots(n8n, target, ours, baseline, 'wdmE2eBs');
 }, 20 * 60_000);
 
 afterAll(async () => {

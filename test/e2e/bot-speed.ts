@@ -5,6 +5,7 @@
 // gateway's webhook route. Only HTTP to the reference server: it runs in this process (the e2e) or in
 // its own (the benchmark).
 import crypto from 'node:crypto';
+import type { N8nServer } from './n8n-server';
 import { httpRequest, link, node, type CredentialRef } from './workflows';
 
 export const OURS_WORKFLOW = 'wdmBotSpeedOurs1';
@@ -74,6 +75,28 @@ export interface Bot {
 	label: 'ours' | 'baseline';
 	device: string;
 	token: string;
+}
+
+/**
+ * Both bots in a running n8n, before it starts: their credentials (ids `<idPrefix>UserKey1`, ...: eight
+ * characters of prefix) and workflows, published; then n8n starts and the baseline's device is
+ * subscribed to its Webhook node.
+ */
+export async function installBots(n8n: N8nServer, target: Target, ours: Bot, baseline: Bot, idPrefix: string) {
+	const gateway = `${target.url}/wp-json/wdm/v1`;
+	const user = { id: `${idPrefix}UserKey1`, name: 'WDM account' };
+	const instance = { id: `${idPrefix}Instanc1`, name: 'WDM bot' };
+	const header = { id: `${idPrefix}Header01`, name: 'Bot token header' };
+	await n8n.importCredentials([
+		{ ...user, type: 'wdmUserApi', data: { baseUrl: gateway, apiKey: target.adminKey } },
+		{ ...instance, type: 'wdmInstanceApi', data: { baseUrl: gateway, token: ours.token } },
+		{ ...header, type: 'httpHeaderAuth', data: { name: 'token', value: baseline.token } },
+	]);
+	await n8n.importWorkflow([oursWorkflow(ours.device, user, instance), baselineWorkflow(gateway, header)]);
+	await n8n.publish(OURS_WORKFLOW);
+	await n8n.publish(BASELINE_WORKFLOW);
+	await n8n.start();
+	await subscribe(target, baseline.device, baselineUrl(n8n.url));
 }
 
 /** A phase: `count` messages one at a time (each sent once the last is answered), or `rate` a second for `seconds`. */
