@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { directResources } from '../shared/direct';
+import { pickerMethods } from '../shared/pickers';
 import { resourceProperties, resourceSubtitle } from '../shared/resources';
 import { siteApi, siteRequestDefaults } from '../shared/site';
 import { ai } from './ai';
@@ -26,6 +27,8 @@ export class WdmAiProxy implements INodeType {
 		requestDefaults: siteRequestDefaults,
 		properties: [...resourceProperties(resources), direct.requestOptions],
 	};
+
+	methods = pickerMethods(this.description.properties);
 
 	customOperations = direct.customOperations;
 }

@@ -1,4 +1,5 @@
 import type { Resource } from '../shared/resources';
+import { picker } from '../shared/pickers';
 import { siteRouting } from '../shared/site';
 import { addNonce, apiPathField, chatBody, declarative, keepField, PROXY, servicePath } from './fields';
 
@@ -28,15 +29,13 @@ export const ai: Resource = {
 					description: 'Text of the reply',
 					routing: { send: { type: 'body', property: 'content' } },
 				},
-				{
+				picker('model', {
 					displayName: 'Model',
 					name: 'responseModel',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. gpt-4o-mini',
-					description: 'The model that wrote it, if any',
+					required: false,
+					description: 'The model that wrote it, if any: pick it from the models of the AI service, or give its ID',
 					routing: { send: { type: 'body', property: 'model' } },
-				},
+				}),
 			],
 		},
 		{
@@ -120,14 +119,12 @@ export const ai: Resource = {
 							default: 256,
 							description: 'Longest reply, in tokens',
 						},
-						{
+						picker('model', {
 							displayName: 'Model',
 							name: 'model',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. gpt-4o-mini',
-							description: 'Model to use instead of the one set on the site',
-						},
+							required: false,
+							description: 'Model to use instead of the one set on the site: pick it from the models of the AI service, or give its ID',
+						}),
 						{
 							displayName: 'Temperature',
 							name: 'temperature',
@@ -242,16 +239,12 @@ export const ai: Resource = {
 			description: 'Choose the model used when a request names none',
 			routing: { ...siteRouting('POST', `${PROXY}/model`), request: { method: 'POST', url: `${PROXY}/model`, ...declarative }, send: { preSend: [addNonce] } },
 			fields: [
-				{
+				picker('model', {
 					displayName: 'Model',
 					name: 'aiModel',
-					type: 'string',
-					required: true,
-					default: '',
-					placeholder: 'e.g. gpt-4o-mini',
-					description: 'ID of the model, as List Models gives it',
+					description: 'The model: pick it from the models of the AI service, or give its ID as List Models gives it',
 					routing: { send: { type: 'body', property: 'model' } },
-				},
+				}),
 			],
 		},
 	],

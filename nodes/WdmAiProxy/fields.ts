@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, IN8nHttpFullResponse, INodeProperties } from 'n8n-workflow';
 import { throwSiteError } from '../shared/site';
+import { pickedValue } from '../shared/pickers';
 
 export const PROXY = '/proxyext/v1/ai-api-proxy';
 
@@ -52,7 +53,8 @@ export async function chatBody(this: IExecuteSingleFunctions, options: IHttpRequ
 	}
 	const rows = (this.getNodeParameter('chatMessages', {}) as { message?: Array<{ role: string; content: string }> }).message ?? [];
 	if (!rows.length) throw new NodeOperationError(this.getNode(), 'Add at least one message', { itemIndex: this.getItemIndex() });
-	const { model, maxTokens, temperature } = this.getNodeParameter('chatOptions', {}) as { model?: string; maxTokens?: number; temperature?: number };
+	const { model: picked, maxTokens, temperature } = this.getNodeParameter('chatOptions', {}) as { model?: unknown; maxTokens?: number; temperature?: number };
+	const model = pickedValue(picked);
 	options.body = {
 		messages: rows.map(({ role, content }) => ({ role, content })),
 		...(model ? { model } : {}),

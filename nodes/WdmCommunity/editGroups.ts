@@ -29,14 +29,12 @@ export const editGroups: Operation = {
 		},
 		listField(
 			{ displayName: 'Groups', name: 'groups', item: 'Group', description: 'The groups to add or remove', bodyKey: 'groupjids' },
-			{
-				displayName: 'Group JID',
+			picker('group', {
+				displayName: 'Group',
 				name: 'groupjid',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 120363012345678901@g.us',
-				description: 'JID of the group; an expression may give several (an array, or separated by commas)',
-			},
+				required: false,
+				description: 'The group: pick it, or give its JID; an expression may give several (an array, or separated by commas)',
+			}),
 		),
 	],
 };

@@ -53,7 +53,7 @@ const itemFields: INodeProperties = {
 			default: 'draft',
 			routing: toBody('status'),
 		},
-		{ displayName: 'Parent ID', name: 'parent', type: 'number', default: 0, description: 'Parent item of a hierarchical type (or parent term)', routing: toBody('parent') },
+		picker('contentItem', { displayName: 'Parent', name: 'parent', required: false, description: 'Parent item of a hierarchical type (or parent term): pick it from the collection, or give its ID (0 for none)', routing: toBody('parent') }),
 		text('Name', 'name', 'Name of a term (taxonomy collections)'),
 		text('Description', 'description', 'Description of a term (taxonomy collections)'),
 		{

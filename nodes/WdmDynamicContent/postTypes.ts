@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
+import { picker } from '../shared/pickers';
 import { booleanSetting, engineRouting, metaFieldsField, modelPicker, publicSetting, textSetting, toQuery } from './fields';
 
 /** engine/v2 post types: added ones (a cms/v2 collection each) and the built-in post, page and media. */
@@ -97,15 +98,8 @@ const operations: Operation[] = [
 				routing: toQuery('action'),
 			},
 			{
-				displayName: 'Move To Post Type',
-				name: 'toPostType',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. post',
-				description: 'Slug of the post type the items move to',
+				...picker('postType', { displayName: 'Move To Post Type', name: 'toPostType', description: 'The post type the items move to: pick it, or give its slug', routing: toQuery('to_post_type') }),
 				displayOptions: { show: { postTypeDeleteAction: ['move'] } },
-				routing: toQuery('to_post_type'),
 			},
 		],
 	},

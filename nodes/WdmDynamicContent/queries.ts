@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeEx
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
 import { siteRouting } from '../shared/site';
-import { picker } from '../shared/pickers';
+import { picker, pickedValue } from '../shared/pickers';
 import { engineRouting, parseJson, setBody, toBody, toQuery } from './fields';
 
 /** Stored queries of the engine's query builder: write them, preview and convert definitions, run stored ones. */
@@ -58,7 +58,8 @@ const ARG_NAMES: Record<string, string> = {
 };
 
 interface TaxRow {
-	taxonomy: string;
+	/** A picker's value (a plain slug in older workflows). */
+	taxonomy: unknown;
 	terms: string;
 	operator: string;
 	includeChildren?: boolean;
@@ -84,7 +85,7 @@ async function sendArgs(this: IExecuteSingleFunctions, options: IHttpRequestOpti
 	for (const [name, value] of Object.entries(this.getNodeParameter('queryArgs', {}) as IDataObject)) args[ARG_NAMES[name] ?? name] = value;
 	const tax = (this.getNodeParameter('queryTaxFilters', {}) as { filter?: TaxRow[] }).filter;
 	if (tax?.length) {
-		args.tax_query = tax.map((row) => ({ taxonomy: row.taxonomy, terms: ids(row.terms), operator: row.operator, include_children: row.includeChildren === true }));
+		args.tax_query = tax.map((row) => ({ taxonomy: pickedValue(row.taxonomy), terms: ids(row.terms), operator: row.operator, include_children: row.includeChildren === true }));
 	}
 	const meta = (this.getNodeParameter('queryMetaFilters', {}) as { filter?: MetaRow[] }).filter;
 	if (meta?.length) {
@@ -177,7 +178,7 @@ const DEFINITION: INodeProperties[] = [
 				displayName: 'Filter',
 				name: 'filter',
 				values: [
-					{ displayName: 'Taxonomy', name: 'taxonomy', type: 'string', default: 'category', placeholder: 'e.g. category' },
+					picker('siteTaxonomy', { displayName: 'Taxonomy', name: 'taxonomy', value: 'category', description: 'The taxonomy: pick it, or give its slug' }),
 					{ displayName: 'Term IDs', name: 'terms', type: 'string', default: '', placeholder: 'e.g. 3, 8' },
 					{
 						displayName: 'Operator',

@@ -48,6 +48,16 @@ function pairsField(displayName: string, name: string, property: string, descrip
 	};
 }
 
+/** A side of a relation, picked from the post types (on an update, stored pairs must fit the new one). */
+const sidePicker = (displayName: string, name: string, property: string, side: string, required: boolean) =>
+	picker('postType', {
+		displayName,
+		name,
+		required,
+		description: `The post type of the ${side}: pick it, or give its slug${required ? '' : ' (stored pairs must fit it)'}`,
+		routing: { send: { type: 'body', property } },
+	});
+
 const connections = pairsField('Connections', 'relationConnections', 'connections', 'The connected items; on an update they replace the stored ones');
 const connect = pairsField('Connect', 'relationConnect', 'connect', 'Pairs to connect, besides the stored ones');
 const disconnect = pairsField('Disconnect', 'relationDisconnect', 'disconnect', 'Pairs to disconnect');
@@ -61,8 +71,8 @@ const operations: Operation[] = [
 		routing: engineRouting('POST', 'add-relation'),
 		fields: [
 			{ displayName: 'Name', name: 'relationName', type: 'string', required: true, default: '', placeholder: 'e.g. Author books', description: 'Name of the new relation', routing: { send: { type: 'body', property: 'name' } } },
-			picker('postType', { displayName: 'Parent Post Type', name: 'parentObject', description: 'The post type of the parents: pick it, or give its slug', routing: { send: { type: 'body', property: 'parent_object' } } }),
-			picker('postType', { displayName: 'Child Post Type', name: 'childObject', description: 'The post type of the children: pick it, or give its slug', routing: { send: { type: 'body', property: 'child_object' } } }),
+			sidePicker('Parent Post Type', 'parentObject', 'parent_object', 'parents', true),
+			sidePicker('Child Post Type', 'childObject', 'child_object', 'children', true),
 			{ displayName: 'Type', name: 'relationType', type: 'options', options: TYPES, default: 'one_to_many', routing: { send: { type: 'body', property: 'type' } } },
 			connections,
 		],
@@ -83,8 +93,8 @@ const operations: Operation[] = [
 				default: {},
 				options: [
 					textSetting('Name', 'name', 'name', 'Name of the relation', 'e.g. Author books'),
-					textSetting('Parent Post Type', 'parentObject', 'parent_object', 'Slug of the post type of the parents (stored pairs must fit it)', 'e.g. author'),
-					textSetting('Child Post Type', 'childObject', 'child_object', 'Slug of the post type of the children (stored pairs must fit it)', 'e.g. book'),
+					sidePicker('Parent Post Type', 'parentObject', 'parent_object', 'parents', false),
+					sidePicker('Child Post Type', 'childObject', 'child_object', 'children', false),
 					{ displayName: 'Type', name: 'type', type: 'options', options: TYPES, default: 'one_to_many', routing: { send: { type: 'body', property: 'type' } } },
 				],
 			},

@@ -1,5 +1,6 @@
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
+import { picker } from '../shared/pickers';
 import { siteRouting } from '../shared/site';
 import { toQuery } from './fields';
 
@@ -37,16 +38,7 @@ const searchGlossary: Operation = {
 	description: "Get a glossary's options, searched by text or picked by value",
 	routing: siteRouting('GET', '/engine/v2/search-glossary-fields'),
 	fields: [
-		{
-			displayName: 'Glossary ID',
-			name: 'glossaryId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 4',
-			description: 'The glossary (a stored list of options) to search',
-			routing: toQuery('glossary_id'),
-		},
+		picker('glossary', { displayName: 'Glossary', name: 'glossaryId', description: 'The glossary (a stored list of options) to search: pick it, or give its ID', routing: toQuery('glossary_id') }),
 		{
 			displayName: 'Options',
 			name: 'searchGlossaryOptions',

@@ -20,16 +20,12 @@ export const numberField: INodeProperties = picker('chat', {
 
 
 /** The message an action applies to. */
-export const messageIdField: INodeProperties = {
-	displayName: 'Message ID',
+export const messageIdField: INodeProperties = picker('message', {
+	displayName: 'Message',
 	name: 'id',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 5511999990001:3EB0A1B2C3D4E5F6A7B8C9',
-	description: 'ID of the message, as a send, a trigger or Find gives it (its full ID or its network message ID)',
+	description: 'The message: pick it (from the chat of the Chat field, if given), or give its ID as a send, a trigger or Find gives it (its full ID or its network message ID)',
 	routing: { send: { type: 'body', property: 'id' } },
-};
+});
 
 /** Routing that sends a field as the body property named. */
 export const body = (property: string) => ({ send: { type: 'body' as const, property } });
@@ -49,14 +45,13 @@ export const textField: INodeProperties = {
 
 /** The spec's common send fields, as Options entries; each send operation picks those its route lists. */
 const COMMON: Record<string, INodeProperties> = {
-	replyid: {
-		displayName: 'Reply To Message ID',
+	replyid: picker('message', {
+		displayName: 'Reply To',
 		name: 'replyid',
-		type: 'string',
-		default: '',
-		description: 'ID of the message this one replies to (it is shown quoted)',
+		required: false,
+		description: 'The message this one replies to (it is shown quoted): pick it from the chat, or give its ID',
 		routing: body('replyid'),
-	},
+	}),
 	mentions: {
 		displayName: 'Mentions',
 		name: 'mentions',

@@ -1,5 +1,6 @@
 import type { Operation } from '../shared/operations';
 import { listOperationRouting, returnAllFields } from '../shared/gateway';
+import { picker } from '../shared/pickers';
 
 export const find: Operation = {
 	name: 'Find',
@@ -16,22 +17,20 @@ export const find: Operation = {
 			placeholder: 'Add Filter',
 			default: {},
 			options: [
-				{
+				picker('chat', {
 					displayName: 'Chat',
 					name: 'chatid',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. 5511999990001@s.whatsapp.net',
-					description: 'Only messages of this chat (number or JID)',
+					required: false,
+					description: 'Only messages of this chat: pick it, or give its number or JID',
 					routing: { send: { type: 'body', property: 'chatid' } },
-				},
-				{
-					displayName: 'Message ID',
+				}),
+				picker('message', {
+					displayName: 'Message',
 					name: 'id',
-					type: 'string',
-					default: '',
+					required: false,
+					description: 'Only this message: pick it (from the chat of the Chat filter, if given), or give its ID',
 					routing: { send: { type: 'body', property: 'id' } },
-				},
+				}),
 				{
 					displayName: 'Track Source',
 					name: 'track_source',

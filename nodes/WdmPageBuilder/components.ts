@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
-import { picker } from '../shared/pickers';
+import { picker, pickedValue } from '../shared/pickers';
 import { siteRouting } from '../shared/site';
 import { idList, jsonValue, rowsOf, sendParameter, toBody, withPreSend } from './editorFields';
 
@@ -121,7 +121,7 @@ const componentTitlesField: INodeProperties = {
 			displayName: 'Title',
 			name: 'title',
 			values: [
-				{ displayName: 'Component ID', name: 'componentId', type: 'number', default: 0, description: 'ID of the component to rename' },
+				picker('component', { displayName: 'Component', name: 'componentId', required: false, description: 'The component to rename: pick it, or give its ID' }),
 				{ displayName: 'Title', name: 'title', type: 'string', default: '', description: 'The new title, 2 to 200 characters' },
 			],
 		},
@@ -130,7 +130,7 @@ const componentTitlesField: INodeProperties = {
 		send: {
 			preSend: [
 				async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
-					const components = rowsOf.call(this, 'componentTitles', 'title').map((row) => ({ componentId: row.componentId, title: row.title }));
+					const components = rowsOf.call(this, 'componentTitles', 'title').map((row) => ({ componentId: Number(pickedValue(row.componentId)), title: row.title }));
 					options.body = { ...(options.body as IDataObject), components };
 					return options;
 				},

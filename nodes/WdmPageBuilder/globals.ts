@@ -1,20 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
+import { picker } from '../shared/pickers';
 import { siteRouting } from '../shared/site';
 import { entriesAsItems, jsonToBody } from './designFields';
 
 /** The site kit's global colours and typography (`/builder/v1/globals`). */
 
-const globalIdField: INodeProperties = {
-	displayName: 'Global ID',
+// Save may name a new one: then By ID.
+const globalIdField: INodeProperties = picker('globalStyle', {
+	displayName: 'Global',
 	name: 'globalId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. primary',
-	description: 'ID of the global colour or typography: letters, digits and underscores (primary, secondary, text and accent are the system ones)',
-};
+	description: 'The global colour or typography: pick it, or give its ID (letters, digits and underscores; primary, secondary, text and accent are the system ones)',
+});
 
 const globalTitleField: INodeProperties = {
 	displayName: 'Title',

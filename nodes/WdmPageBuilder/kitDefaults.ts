@@ -1,20 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
+import { picker } from '../shared/pickers';
 import { siteRouting } from '../shared/site';
 import { jsonToBody } from './designFields';
 
 /** Default settings per element type (`/builder/v1/kit-elements-defaults`). */
 
-const elementTypeField: INodeProperties = {
+// Save may name a type that has no defaults yet: then By Type.
+const elementTypeField: INodeProperties = picker('kitDefault', {
 	displayName: 'Element Type',
 	name: 'elementType',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. heading',
-	description: 'Element or widget type of the builder: such as container, heading, button, e-heading or e-button',
-};
+	description: 'Element or widget type of the builder: pick one that has defaults, or give it (such as container, heading, button, e-heading or e-button)',
+});
 
 const ROUTE = '/builder/v1/kit-elements-defaults/{type}';
 const byType = { type: 'elementType' };

@@ -1,5 +1,6 @@
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
+import { picker } from '../shared/pickers';
 import { siteRouting } from '../shared/site';
 import { toBody, toQuery } from './editorFields';
 
@@ -13,15 +14,13 @@ const operations: Operation[] = [
 		description: 'Create a draft of a post type, marked as edited with the builder; answers its ID and edit URL',
 		routing: siteRouting('POST', '/builder/v1/site-navigation/add-new-post'),
 		fields: [
-			{
+			picker('siteType', {
 				displayName: 'Post Type',
 				name: 'newPostType',
-				type: 'string',
-				default: 'post',
-				placeholder: 'e.g. page',
-				description: 'Slug of the post type (post, page, or one the engine added)',
+				value: 'post',
+				description: 'The post type: pick it (post, page, or one the engine added), or give its slug',
 				routing: toBody('post_type'),
-			},
+			}),
 		],
 	},
 	{

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../shared/operations';
 import type { Resource } from '../shared/resources';
+import { picker } from '../shared/pickers';
 import { siteRouting } from '../shared/site';
 
 /** The design system's variables (`/builder/v1/variables/*`), with the watermark-guarded batch. */
@@ -13,16 +14,12 @@ const TYPES = [
 
 const body = (property: string) => ({ send: { type: 'body' as const, property } });
 
-const variableIdField: INodeProperties = {
-	displayName: 'Variable ID',
+const variableIdField: INodeProperties = picker('variable', {
+	displayName: 'Variable',
 	name: 'variableId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. gv-3',
-	description: 'ID of the variable, as Get Variables lists them',
+	description: 'The variable (Restore: a deleted one): pick it, or give its ID as Get Variables lists them',
 	routing: body('id'),
-};
+});
 
 const labelField: INodeProperties = {
 	displayName: 'Label',

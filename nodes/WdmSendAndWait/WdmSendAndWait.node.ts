@@ -99,7 +99,7 @@ export class WdmSendAndWait implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		// One question per execution (n8n resumes an execution once): the first item's.
-		const number = this.getNodeParameter('number', 0) as string;
+		const number = this.getNodeParameter('number', 0, '', { extractValue: true }) as string;
 		const deadline = deadlineOf(this);
 		const device = this.getNodeParameter('device', 0, '', { extractValue: true }) as string;
 		const devices = (await gateway(this, 'GET', '/devices')) as Array<{ name: string; token: string }>;

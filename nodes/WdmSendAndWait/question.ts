@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { pollOptionsField } from '../WdmMessage/sendMenu';
+import { picker } from '../shared/pickers';
 
 /** How the contact answers: in their own words, or by picking one of the choices sent with the question. */
 export type AnswerKind = 'text' | 'button' | 'list' | 'poll';
@@ -8,15 +9,14 @@ export type AnswerKind = 'text' | 'button' | 'list' | 'poll';
 const showFor = (...kinds: AnswerKind[]) => ({ show: { answerKind: kinds } });
 
 export const questionFields: INodeProperties[] = [
-	{
+	picker('deviceChat', {
 		displayName: 'Number',
 		name: 'number',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 5511999990001',
-		description: 'The contact to ask: international number (country code first) or user JID (…@s.whatsapp.net). Only an answer from this chat resumes the workflow.',
-	},
+		// Often someone the device has not talked with yet: a number to type.
+		mode: 'id',
+		description:
+			'The contact to ask: pick one of the chats of the device, or give an international number (country code first) or user JID (…@s.whatsapp.net). Only an answer from this chat resumes the workflow.',
+	}),
 	{
 		displayName: 'Message',
 		name: 'message',

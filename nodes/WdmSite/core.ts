@@ -23,13 +23,12 @@ const setting = (field: Omit<INodeProperties, 'routing'>): INodeProperties => ({
 
 const SETTINGS: INodeProperties[] = [
 	setting({ displayName: 'Date Format', name: 'date_format', type: 'string', default: 'F j, Y', description: 'PHP date format of dates on the site, e.g. F j, Y' }),
-	setting({
+	picker('category', {
 		displayName: 'Default Category',
 		name: 'default_category',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 1,
-		description: 'ID of the category a post gets when it is given none',
+		required: false,
+		description: 'The category a post gets when it is given none: pick it, or give its ID',
+		routing: body('default_category'),
 	}),
 	setting({ displayName: 'Default Comment Status', name: 'default_comment_status', type: 'options', options: statusOptions, default: 'open', description: 'Whether new posts take comments' }),
 	setting({ displayName: 'Default Ping Status', name: 'default_ping_status', type: 'options', options: statusOptions, default: 'open', description: 'Whether new posts take pingbacks and trackbacks' }),
@@ -53,8 +52,8 @@ const SETTINGS: INodeProperties[] = [
 	}),
 	setting({ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', description: 'Administration email address' }),
 	setting({ displayName: 'Language', name: 'language', type: 'string', default: 'en_US', description: 'Locale code of a language installed on the site' }),
-	setting({ displayName: 'Page for Posts', name: 'page_for_posts', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'ID of the page that lists the posts (0 for none)' }),
-	setting({ displayName: 'Page on Front', name: 'page_on_front', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'ID of the page shown on the front page (0 for none)' }),
+	picker('page', { displayName: 'Page for Posts', name: 'page_for_posts', required: false, description: 'The page that lists the posts: pick it, or give its ID or URL (0 for none)', routing: body('page_for_posts') }),
+	picker('page', { displayName: 'Page on Front', name: 'page_on_front', required: false, description: 'The page shown on the front page: pick it, or give its ID or URL (0 for none)', routing: body('page_on_front') }),
 	setting({ displayName: 'Posts per Page', name: 'posts_per_page', type: 'number', typeOptions: { minValue: 1 }, default: 10, description: 'Posts on a page of the blog' }),
 	setting({
 		displayName: 'Show on Front',
@@ -222,7 +221,7 @@ export const getManyTaxonomies: Operation = {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [{ displayName: 'Post Type', name: 'type', type: 'string', default: '', placeholder: 'e.g. post', description: 'Slug of the post type whose taxonomies to list', routing: query('type') }],
+			options: [picker('siteType', { displayName: 'Post Type', name: 'type', required: false, description: 'The post type whose taxonomies to list: pick it, or give its slug', routing: query('type') })],
 		},
 	],
 };

@@ -8,7 +8,7 @@ import type {
 	INodeProperties,
 	INodePropertyCollection,
 } from 'n8n-workflow';
-import { picker } from '../shared/pickers';
+import { picker, pickedValue } from '../shared/pickers';
 import { siteResponse } from '../shared/site';
 
 /** Fields and request/answer reshapers that several theme-core operations share. */
@@ -215,7 +215,8 @@ export const relationTypeField: INodeProperties = {
 // ---- layout of a page template ----
 
 interface LayoutPart {
-	templateId?: number;
+	/** A picker's value (a number in older workflows). */
+	templateId?: unknown;
 	enabled?: boolean;
 	override?: boolean;
 }
@@ -226,7 +227,7 @@ async function sendLayout(this: IExecuteSingleFunctions, options: IHttpRequestOp
 	const layout: IDataObject = {};
 	for (const part of ['header', 'body', 'footer']) {
 		const given = parts[part];
-		if (given) layout[part] = { id: given.templateId || null, enabled: given.enabled ?? true, override: given.override ?? true };
+		if (given) layout[part] = { id: Number(pickedValue(given.templateId)) || null, enabled: given.enabled ?? true, override: given.override ?? true };
 	}
 	if (Object.keys(layout).length) place(this, options, 'layout', layout);
 	return options;
@@ -236,13 +237,12 @@ const layoutPart = (displayName: string, name: string, kind: string): INodePrope
 		displayName,
 		name,
 		values: [
-			{
-				displayName: 'Template ID',
+			picker('template', {
+				displayName: 'Template',
 				name: 'templateId',
-				type: 'number',
-				default: 0,
-				description: `ID of a published ${kind} template; 0 for none (the theme's own)`,
-			},
+				required: false,
+				description: `A published ${kind} template: pick it, or give its ID (0 for none: the theme's own)`,
+			}),
 			{ displayName: 'Enabled', name: 'enabled', type: 'boolean', default: true, description: 'Whether the part is shown' },
 			{
 				displayName: 'Override',

@@ -73,16 +73,13 @@ export const siteData: Resource = {
 			description: 'Get terms of a taxonomy as a value and label',
 			routing: optionsRouting('get-tax-terms'),
 			fields: [
-				{
+				picker('siteTaxonomy', {
 					displayName: 'Taxonomy',
 					name: 'taxonomy',
-					type: 'string',
-					required: true,
-					default: 'category',
-					placeholder: 'e.g. post_tag',
-					description: 'Slug of the taxonomy: category, post_tag, or one the engine added',
+					value: 'category',
+					description: 'The taxonomy: pick it (category, post_tag, or one the engine added), or give its slug',
 					routing: { send: { type: 'body', property: 'tax_name' } },
-				},
+				}),
 				searchField,
 				idsField,
 			],

@@ -1,8 +1,11 @@
+import { isResourceLocatorValue } from 'n8n-workflow';
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import { pickedValue } from './pickers';
 
-/** One entry of a list field: a value, a comma- or line-separated list, or (from an expression) an array. */
+/** One entry of a list field: a value (or a picker's), a comma- or line-separated list, or (from an expression) an array. */
 function entries(value: unknown): string[] {
 	if (Array.isArray(value)) return value.flatMap(entries);
+	if (isResourceLocatorValue(value)) return entries(pickedValue(value));
 	if (value === undefined || value === null) return [];
 	return String(value)
 		.split(/[,;\n]/)

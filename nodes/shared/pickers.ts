@@ -6,6 +6,7 @@ import type {
 	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
 	INodeListSearchItems,
+	INodeParameterResourceLocator,
 	INodeListSearchResult,
 	INodeProperties,
 	INodePropertyOptions,
@@ -23,7 +24,12 @@ import { inSiteNamespace, siteBaseUrl } from './site';
  *
  * A locator's value is `{__rl, mode, value}`. n8n reads the ID out of it in `$parameter` (route
  * segments) and in its declarative engine; the direct runner reads fields with `extractValue` (see
- * direct.ts). A plain value (an older workflow, an expression, a test) is read as By ID.
+ * direct.ts); a function that reads a field itself (the rows of a fixed collection) uses `pickedValue`.
+ * A plain value (an older workflow, an expression, a test) is read as By ID.
+ *
+ * A list entry's name is what the field shows once picked: the editor stores it with the value
+ * (`cachedResultName`) and never refreshes it, so a name says what the thing is (its name, title),
+ * never a state that comes and goes (a device's connection status).
  */
 
 type Search = (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>;
@@ -41,6 +47,32 @@ interface Kind {
 	idPattern?: { regex: string; message: string };
 	/** By URL: an example, the regex whose one group is the ID, and one the whole URL must match (n8n anchors it). */
 	url?: { placeholder: string; regex: string; validation: string };
+}
+
+/**
+ * The ID a stored picker value holds: a locator's value (By URL: taken out of the URL with the
+ * `__regex` the editor stores, as n8n's `$parameter` does); a plain value as it is.
+ */
+export function pickedValue(value: unknown): unknown {
+	if (!isResourceLocatorValue(value)) return value;
+	const { value: id, __regex: regex } = value as INodeParameterResourceLocator & { __regex?: string };
+	return regex && typeof id === 'string' ? (new RegExp(regex).exec(id)?.[1] ?? id) : id;
+}
+
+/** The ID picked in another field of the node (a list that depends on it), '' when there is none. */
+const chosenId = (ctx: ILoadOptionsFunctions, parameter: string) => String(pickedValue(ctx.getCurrentNodeParameter(parameter)) ?? '').trim();
+
+/** The ID picked in `parameter`, which the list needs first (`what`: why, shown when it is missing). */
+function requiredChoice(ctx: ILoadOptionsFunctions, parameter: string, label: string, what: string) {
+	const id = chosenId(ctx, parameter);
+	if (!id) throw new NodeOperationError(ctx.getNode(), `Choose the ${label} first: ${what}`);
+	return id;
+}
+
+/** A text cut to its first `length` characters, on one line. */
+function shortened(text: string, length = 60) {
+	const line = text.replace(/\s+/g, ' ').trim();
+	return line.length > length ? `${line.slice(0, length)}…` : line;
 }
 
 // ---- Requests of the list searches ----
@@ -102,23 +134,48 @@ function filtered(results: INodeListSearchItems[], filter?: string): INodeListSe
 	return { results: needle ? results.filter((r) => `${r.name} ${r.value}`.toLowerCase().includes(needle)) : results };
 }
 
+/** A paged search of a route that does not search: each page narrowed by the filter. */
+function narrowedPages(search: Search): Search {
+	return async function (filter, paginationToken) {
+		const page = await search.call(this, undefined, paginationToken);
+		return { ...filtered(page.results, filter), ...(page.paginationToken ? { paginationToken: page.paginationToken } : {}) };
+	};
+}
+
 /** Entries per page of a paged search. */
 const PAGE_SIZE = 50;
 
+/** A gateway POST of a list search: as the instance credential's device, or as another (see `asChosenDevice`). */
+type GatewayPost = (ctx: ILoadOptionsFunctions, url: string, body: IDataObject) => Promise<unknown>;
+const asInstance: GatewayPost = async (ctx, url, body) => await gateway(ctx, 'wdmInstanceApi', 'POST', url, body);
+
+/**
+ * As the device chosen in the node's Device field (a node with the user credential that sends as one
+ * of the user's devices): with that device's instance token, from the user's list of devices.
+ */
+const asChosenDevice: GatewayPost = async (ctx, url, body) => {
+	const device = requiredChoice(ctx, 'device', 'Device', 'the list is of its chats');
+	const devices = (await gateway(ctx, 'wdmUserApi', 'GET', '/devices')) as IDataObject[];
+	const token = devices.find((d) => d.name === device)?.token;
+	if (!token) throw new NodeOperationError(ctx.getNode(), `No device named '${device}' among this API key's devices`);
+	return await gateway(ctx, 'wdmUserApi', 'POST', url, body, String(token));
+};
+
 /**
  * A gateway list paged with `limit`/`offset` that answers `{<listKey>, nextOffset}`: the offset is the
- * pagination token. `keep` narrows a page to the rows that are of the kind.
+ * pagination token. `body` may read the node's other fields; `keep` narrows a page to the rows that
+ * are of the kind.
  */
 function pagedGatewaySearch(
 	url: string,
 	listKey: string,
-	body: (filter?: string) => IDataObject,
+	body: (this: ILoadOptionsFunctions, filter?: string) => IDataObject,
 	entry: (row: IDataObject) => INodeListSearchItems,
-	keep: (row: IDataObject) => boolean = () => true,
+	{ keep = () => true, post = asInstance }: { keep?: (row: IDataObject) => boolean; post?: GatewayPost } = {},
 ): Search {
 	return async function (filter, paginationToken) {
 		const offset = Number(paginationToken ?? 0) || 0;
-		const data = (await gateway(this, 'wdmInstanceApi', 'POST', url, { ...body(filter), limit: PAGE_SIZE, offset })) as IDataObject;
+		const data = (await post(this, url, { ...body.call(this, filter), limit: PAGE_SIZE, offset })) as IDataObject;
 		const next = data.nextOffset as number | null | undefined;
 		return { results: (data[listKey] as IDataObject[]).filter(keep).map(entry), ...(typeof next === 'number' ? { paginationToken: String(next) } : {}) };
 	};
@@ -131,8 +188,28 @@ const groupSearch = (keep?: (row: IDataObject) => boolean) =>
 		'groups',
 		(filter) => ({ noParticipants: true, ...(filter?.trim() ? { search: filter.trim() } : {}) }),
 		(g) => ({ name: String(g.name || g.jid), value: String(g.jid) }),
-		keep,
+		{ keep },
 	);
+
+/** The device's chats whose name or JID contains the filter; the latest conversations first, as the app lists them. */
+const chatSearch = (options?: { keep?: (row: IDataObject) => boolean; post?: GatewayPost }) =>
+	pagedGatewaySearch(
+		'/chat/find',
+		'chats',
+		(filter) => ({ sort: '-wa_lastMsgTimestamp', ...(filter?.trim() ? { operator: 'OR', wa_name: `~${filter.trim()}`, wa_chatid: `~${filter.trim()}` } : {}) }),
+		(c) => ({ name: c.wa_name ? `${c.wa_name} (${c.phone || c.wa_chatid})` : String(c.phone || c.wa_chatid), value: String(c.wa_chatid) }),
+		options,
+	);
+
+/** A message in a list: who it is from (or, sent by the device, to) and the start of its text. */
+function messageItem(m: IDataObject): INodeListSearchItems {
+	const number = (jid: unknown) => String(jid).split('@')[0];
+	const who = m.fromMe ? `To ${number(m.chatid)}` : `From ${String(m.senderName || number(m.sender))}`;
+	return { name: `${who}: ${m.text ? shortened(String(m.text)) : `[${String(m.messageType)}]`}`, value: String(m.id) };
+}
+
+/** The chat chosen in the node's Chat field (Find: its Chat filter), if any: the messages listed are its own. */
+const chosenChat = (ctx: ILoadOptionsFunctions) => chosenId(ctx, 'number') || chosenId(ctx, 'filters.chatid');
 
 /** A site collection searched by WordPress's `search`, a page at a time: the next page number is the pagination token. */
 function siteSearch(route: string, entry: (row: IDataObject) => INodeListSearchItems, qs: IDataObject = {}): Search {
@@ -161,8 +238,7 @@ function siteItemUrl(collection: string) {
 /** A comment in a list: its author and the start of its text. */
 function commentItem(row: IDataObject): INodeListSearchItems {
 	const rendered = String((row.content as { rendered?: string } | undefined)?.rendered ?? '');
-	const text = rendered.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-	const short = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+	const short = shortened(rendered.replace(/<[^>]*>/g, ' '));
 	return { name: `${String(row.author_name || 'Anonymous')}: ${short || `#${row.id}`}`, value: String(row.id), url: row.link as string | undefined };
 }
 
@@ -173,6 +249,37 @@ const userItem = (row: IDataObject): INodeListSearchItems => ({ name: `${String(
 /** By URL of a user: its author archive (`?author=12`) or its REST route (`/users/12`). */
 const userUrl = { placeholder: 'e.g. https://example.com/?author=12', regex: '(?:[?&]author=|/users/)(\\d+)', validation: '.*(?:[?&]author=|/users/)\\d+(?:\\D.*)?' };
 
+/** Any user of the site, by ID or author archive. */
+const SITE_USER: Kind = { noun: 'user', idPlaceholder: 'e.g. 12', idPattern: numericId, url: userUrl, search: siteSearch('/cms/v2/users', userItem) };
+
+/** The post or page chosen in the node's Post or Page field: its route (`/cms/v2/posts/12`), which its versions are under. */
+function chosenItemRoute(ctx: ILoadOptionsFunctions) {
+	const [parameter, collection, label] = ctx.getCurrentNodeParameter('pageId') === undefined ? ['postId', 'posts', 'Post'] : ['pageId', 'pages', 'Page'];
+	return `/cms/v2/${collection}/${encodeURIComponent(requiredChoice(ctx, parameter, label, `the versions listed are those of the ${label.toLowerCase()}`))}`;
+}
+
+/** A revision or autosave in a list: its title and when it was saved. */
+const versionItem = (row: IDataObject): INodeListSearchItems => ({ name: `${titleOf(row)} (${String(row.modified ?? row.date).replace('T', ' ').slice(0, 16)})`, value: String(row.id) });
+
+/**
+ * The builder's lists keyed by ID (`{id: {...}}`), whose route may depend on the node's fields: each
+ * entry `keep` keeps, by `name`, with its key as the value.
+ */
+function keyedBuilderSearch(
+	route: (ctx: ILoadOptionsFunctions) => string,
+	list: (answer: unknown) => Record<string, IDataObject>,
+	name: (row: IDataObject, key: string) => string,
+	keep: (row: IDataObject, ctx: ILoadOptionsFunctions) => boolean = () => true,
+): Search {
+	return async function (filter) {
+		const { body } = await site(this, route(this), {});
+		return filtered(Object.entries(list(body)).filter(([, row]) => keep(row, this)).map(([key, row]) => ({ name: name(row, key), value: key })), filter);
+	};
+}
+
+/** The operation the node is set to (a list that differs by operation). */
+const operationOf = (ctx: ILoadOptionsFunctions) => String(ctx.getCurrentNodeParameter('operation') ?? '');
+
 // ---- The kinds ----
 
 const KINDS = {
@@ -180,12 +287,11 @@ const KINDS = {
 		noun: 'device',
 		idPlaceholder: 'e.g. shop',
 		idMode: 'By Name',
+		// By name only: the editor keeps the name shown when picked, so a status (or a number, which
+		// pairing gives or changes) would go stale in the field.
 		async search(filter) {
 			const devices = (await gateway(this, 'wdmUserApi', 'GET', '/devices')) as IDataObject[];
-			return filtered(
-				devices.map((d) => ({ name: d.phone ? `${d.name} (${d.phone}, ${d.status})` : `${d.name} (${d.status})`, value: String(d.name) })),
-				filter,
-			);
+			return filtered(devices.map((d) => ({ name: String(d.name), value: String(d.name) })), filter);
 		},
 	},
 	label: {
@@ -214,25 +320,36 @@ const KINDS = {
 		noun: 'chat',
 		idPlaceholder: 'e.g. 5511999990001 or 120363012345678901@g.us',
 		idMode: 'By Number or JID',
-		search: pagedGatewaySearch(
-			'/chat/find',
-			'chats',
-			// Name or JID containing the filter; the latest conversations first, as the app lists them.
-			(filter) => ({ sort: '-wa_lastMsgTimestamp', ...(filter?.trim() ? { operator: 'OR', wa_name: `~${filter.trim()}`, wa_chatid: `~${filter.trim()}` } : {}) }),
-			(c) => ({ name: c.wa_name ? `${c.wa_name} (${c.phone || c.wa_chatid})` : String(c.phone || c.wa_chatid), value: String(c.wa_chatid) }),
+		search: chatSearch(),
+	},
+	// The people the device chosen in Device talks with (Send and Wait asks one person: no groups).
+	deviceChat: {
+		noun: 'chat',
+		idPlaceholder: 'e.g. 5511999990001',
+		idMode: 'By Number',
+		search: chatSearch({ keep: (c) => c.wa_isGroup !== true, post: asChosenDevice }),
+	},
+	// The device's messages, newest first: those of the chat chosen in Chat when there is one.
+	message: {
+		noun: 'message',
+		idPlaceholder: 'e.g. 5511999990001:3EB0A1B2C3D4E5F6A7B8C9',
+		search: narrowedPages(
+			pagedGatewaySearch(
+				'/message/find',
+				'messages',
+				function () {
+					const chatid = chosenChat(this);
+					return chatid ? { chatid } : {};
+				},
+				messageItem,
+			),
 		),
 	},
 	contact: {
 		noun: 'contact',
 		idPlaceholder: 'e.g. 5511999990001',
 		idMode: 'By Number',
-		// The contacts route pages but does not search: the filter narrows each page.
-		async search(filter, paginationToken) {
-			const offset = Number(paginationToken ?? 0) || 0;
-			const data = (await gateway(this, 'wdmInstanceApi', 'POST', '/contacts/list', { limit: PAGE_SIZE, offset })) as IDataObject;
-			const page = filtered((data.contacts as IDataObject[]).map((c) => ({ name: `${c.name || c.phone} (${c.phone})`, value: String(c.phone) })), filter);
-			return { ...page, ...(typeof data.nextOffset === 'number' ? { paginationToken: String(data.nextOffset) } : {}) };
-		},
+		search: narrowedPages(pagedGatewaySearch('/contacts/list', 'contacts', () => ({}), (c) => ({ name: `${c.name || c.phone} (${c.phone})`, value: String(c.phone) }))),
 	},
 	post: { noun: 'post', idPlaceholder: 'e.g. 12', idPattern: numericId, url: siteItemUrl('posts'), search: siteSearch('/cms/v2/posts', siteItem, { status: 'any', context: 'edit' }) },
 	page: { noun: 'page', idPlaceholder: 'e.g. 12', idPattern: numericId, url: siteItemUrl('pages'), search: siteSearch('/cms/v2/pages', siteItem, { status: 'any', context: 'edit' }) },
@@ -250,13 +367,9 @@ const KINDS = {
 
 	// Site users: anyone the caller may list (administrators: all; others: authors of published posts).
 	// By ID also takes `me`, the signed-in user, as the users routes do.
-	user: {
-		noun: 'user',
-		idPlaceholder: 'e.g. 12 or me',
-		idPattern: { regex: '\\s*(?:\\d+|me)\\s*', message: 'must be a number (the ID) or me, e.g. 12' },
-		url: userUrl,
-		search: siteSearch('/cms/v2/users', userItem),
-	},
+	user: { ...SITE_USER, idPlaceholder: 'e.g. 12 or me', idPattern: { regex: '\\s*(?:\\d+|me)\\s*', message: 'must be a number (the ID) or me, e.g. 12' } },
+	// A user by number only, for a field that is not a users route (a comment's author).
+	anyUser: SITE_USER,
 	// Who may write content (WordPress's `who=authors`, as n8n's WordPress node lists its authors).
 	author: { noun: 'author', idPlaceholder: 'e.g. 12', idPattern: numericId, url: userUrl, search: siteSearch('/cms/v2/users', userItem, { who: 'authors' }) },
 	// The application passwords of the user chosen in User (the field before it), by name.
@@ -265,11 +378,28 @@ const KINDS = {
 		idMode: 'By UUID',
 		idPlaceholder: 'e.g. 6b6a1c53-3f0e-4a53-9d9a-3d7e1a3c1f2e',
 		async search(filter) {
-			const chosen = this.getCurrentNodeParameter('userId');
-			const user = String((isResourceLocatorValue(chosen) ? chosen.value : chosen) ?? '').trim();
-			if (!user) throw new NodeOperationError(this.getNode(), 'Choose the User first: the passwords listed are theirs');
+			const user = requiredChoice(this, 'userId', 'User', 'the passwords listed are theirs');
 			const { body } = await site(this, `/cms/v2/users/${encodeURIComponent(user)}/application-passwords`, {});
 			return filtered((body as IDataObject[]).map((row) => ({ name: `${String(row.name)} (${String(row.uuid).slice(0, 8)}…)`, value: String(row.uuid) })), filter);
+		},
+	},
+
+	// The earlier versions of the post or page chosen in the field before (newest first), and its autosaves.
+	revision: {
+		noun: 'revision',
+		idPlaceholder: 'e.g. 12',
+		idPattern: numericId,
+		async search(filter, paginationToken) {
+			return await siteSearch(`${chosenItemRoute(this)}/revisions`, versionItem, { context: 'edit' }).call(this, filter, paginationToken);
+		},
+	},
+	autosave: {
+		noun: 'autosave',
+		idPlaceholder: 'e.g. 12',
+		idPattern: numericId,
+		async search(filter) {
+			const { body } = await site(this, `${chosenItemRoute(this)}/autosaves`, { context: 'edit' });
+			return filtered((body as IDataObject[]).map(versionItem), filter);
 		},
 	},
 
@@ -315,9 +445,7 @@ const KINDS = {
 		idPattern: numericId,
 		// The items of the collection chosen in REST Base (the field before it).
 		async search(filter, paginationToken) {
-			const chosen = this.getCurrentNodeParameter('restBase');
-			const base = String((isResourceLocatorValue(chosen) ? chosen.value : chosen) ?? '').trim();
-			if (!base) throw new NodeOperationError(this.getNode(), 'Choose the REST Base first: the items listed are those of its collection');
+			const base = requiredChoice(this, 'restBase', 'REST Base', 'the items listed are those of its collection');
 			return await siteSearch(`/cms/v2/${encodeURIComponent(base)}`, siteItem, { status: 'any', context: 'edit' }).call(this, filter, paginationToken);
 		},
 	},
@@ -352,6 +480,41 @@ const KINDS = {
 		idPattern: numericId,
 		search: wholeSiteSearch({ route: '/builder/v1/components' }, (answer) => answer as IDataObject[], (row) => ({ name: String(row.name || `#${row.id}`), value: String(row.id) })),
 	},
+	// The kit's global colours or typography, as the operation is about one or the other.
+	globalStyle: {
+		noun: 'global',
+		idPlaceholder: 'e.g. primary',
+		search: keyedBuilderSearch(
+			(ctx) => `/builder/v1/globals/${/Typograph/.test(operationOf(ctx)) ? 'typography' : 'colors'}`,
+			(answer) => answer as Record<string, IDataObject>,
+			(row, key) => `${String(row.title || key)} (${key})`,
+		),
+	},
+	// The design system's variables: the deleted ones for Restore, the others for the rest.
+	variable: {
+		noun: 'variable',
+		idPlaceholder: 'e.g. gv-3',
+		search: keyedBuilderSearch(
+			() => '/builder/v1/variables/list',
+			(answer) => (answer as { variables: Record<string, IDataObject> }).variables,
+			(row) => `${String(row.label)} (${String(row.type).replace(/^global-|-variable$/g, '')})`,
+			(row, ctx) => (row.deleted === true) === (operationOf(ctx) === 'restoreVariable'),
+		),
+	},
+	// The element types that have kit defaults.
+	kitDefault: {
+		noun: 'element type',
+		idMode: 'By Type',
+		idPlaceholder: 'e.g. e-heading',
+		search: keyedBuilderSearch(() => '/builder/v1/kit-elements-defaults', (answer) => answer as Record<string, IDataObject>, (_row, key) => key),
+	},
+
+	// The models of the AI service behind the proxy (OpenAI's list: `{data: [{id}]}`).
+	model: {
+		noun: 'model',
+		idPlaceholder: 'e.g. gpt-4o-mini',
+		search: wholeSiteSearch({ route: '/proxyext/v1/ai-api-proxy/models' }, dataOf, (row) => ({ name: String(row.id), value: String(row.id) })),
+	},
 } satisfies Record<string, Kind>;
 
 export type PickerKind = keyof typeof KINDS;
@@ -381,17 +544,19 @@ export type PickerField = Pick<INodeProperties, 'displayName' | 'name' | 'descri
 	Partial<Pick<INodeProperties, 'required' | 'routing' | 'displayOptions' | 'hint'>> & {
 		/** The mode a new node starts in: From List unless typing the value is the usual way (`id`). */
 		mode?: 'list' | 'id';
+		/** The value it starts with: a field's default from before it was a picker (a workflow that left it out keeps it). */
+		value?: string;
 	};
 
 /** A resource locator for a kind: From List (searchable), By ID, and By URL when the kind has URLs. */
-export function picker(kind: PickerKind, { mode = 'list', ...field }: PickerField): INodeProperties {
+export function picker(kind: PickerKind, { mode = 'list', value = '', ...field }: PickerField): INodeProperties {
 	const { noun, idPlaceholder, idMode, idPattern, url } = KINDS[kind] as Kind;
 	const validation = (regex: string, errorMessage: string) => [{ type: 'regex' as const, properties: { regex, errorMessage } }];
 	return {
 		required: true,
 		...field,
 		type: 'resourceLocator',
-		default: { mode, value: '' },
+		default: { mode, value },
 		modes: [
 			{
 				displayName: 'From List',

@@ -10,7 +10,7 @@ import {
 	type INodeType, type INodeTypes, type IRun, type ITriggerFunctions,
 	type IVersionedNodeType, type IWebhookData, type IWebhookResponseData, type IWorkflowBase,
 	type IWorkflowExecuteAdditionalData, type INodeExecutionData, type IDataObject, type WorkflowExecuteMode,
-	type INodeListSearchResult, type INodeParameterResourceLocator, type INodeParameters, type INodeProperties, type INodePropertyOptions,
+	type INodeListSearchItems, type INodeListSearchResult, type INodeParameterResourceLocator, type INodeParameters, type INodeProperties, type INodePropertyOptions,
 } from 'n8n-workflow';
 
 // The floor test (test/floor) runs this harness on the oldest n8n-workflow the package supports (1.83.0),
@@ -112,6 +112,14 @@ export interface HarnessOptions {
 export function locatorValue(property: INodeProperties, mode: string, value: string): INodeParameterResourceLocator {
 	const regex = property.modes?.find((m) => m.name === mode)?.extractValue?.regex;
 	return { __rl: true, mode, value, ...(regex ? { __regex: typeof regex === 'string' ? regex : regex.source } : {}) };
+}
+
+/**
+ * The value the editor stores when an entry of a From List is picked: with the entry's name (and
+ * link), which the field then shows as long as the value stays (the editor never refreshes it).
+ */
+export function pickedEntry(entry: INodeListSearchItems): INodeParameterResourceLocator {
+	return { __rl: true, mode: 'list', value: entry.value as string | number, cachedResultName: entry.name, ...(entry.url ? { cachedResultUrl: entry.url } : {}) };
 }
 
 /** What the editor sends to fill a list: the node's current parameters, its credential type and the parameter's path. */

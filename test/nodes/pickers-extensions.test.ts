@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
 import { startSite } from '../helpers/content';
 import { firstJson, nodeRunner, siteHarness, type NodeParameters } from '../helpers/nodes';
-import type { N8nTestHarness } from '../helpers/n8n';
+import { pickedEntry, type N8nTestHarness } from '../helpers/n8n';
 
 /**
  * The pickers of the site extensions: the dynamic-content engine's model (post types, taxonomies,
@@ -17,6 +17,7 @@ let harness: N8nTestHarness;
 const engine = nodeRunner('CUSTOM.wdmDynamicContent', () => harness);
 const theme = nodeRunner('CUSTOM.wdmThemeCore', () => harness);
 const builder = nodeRunner('CUSTOM.wdmPageBuilder', () => harness);
+const ai = nodeRunner('CUSTOM.wdmAiProxy', () => harness);
 
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -24,9 +25,9 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 /** Runs an operation that must succeed; its first item. */
 const ok = async (run: typeof engine, parameters: NodeParameters) => firstJson(await run(parameters));
 
-/** The one entry a search with `filter` finds. */
-async function onlyMatch(type: string, method: string, filter: string) {
-	const { results } = await harness.listSearch(type, method, { filter });
+/** The one entry a search with `filter` finds (`parameters`: the node's other fields, as the editor sends them). */
+async function onlyMatch(type: string, method: string, filter: string, parameters?: NodeParameters) {
+	const { results } = await harness.listSearch(type, method, { filter, parameters });
 	expect(results).toHaveLength(1);
 	return results[0];
 }
@@ -127,6 +128,38 @@ describe('content items of an added collection (WDM Dynamic Content)', () => {
 	});
 });
 
+describe('the other post type, taxonomy, glossary and item fields (WDM Dynamic Content)', () => {
+	test('Delete Post Type moves the items to a picked post type; Update Relation takes picked sides', async () => {
+		const scratch = await ok(engine, { resource: 'postType', operation: 'createPostType', postTypeName: 'Scratch', postTypeFields: { slug: 'scratch' } });
+		const target = await onlyMatch('CUSTOM.wdmDynamicContent', 'searchPostType', 'films');
+		expect(target).toEqual({ name: 'Films (film)', value: 'film' });
+		const moved = await ok(engine, { resource: 'postType', operation: 'deletePostType', postTypeId: scratch.id, postTypeDeleteAction: 'move', toPostType: pickedEntry(target) });
+		expect(moved).toEqual({ success: true });
+		const sides = { parentObject: pickedEntry(await onlyMatch('CUSTOM.wdmDynamicContent', 'searchPostType', 'books')), childObject: pickedEntry(target) };
+		const updated = await ok(engine, { resource: 'relation', operation: 'updateRelation', relationId: String(created.relation.id), relationUpdateFields: sides });
+		expect(updated).toMatchObject({ id: created.relation.id, parent_object: 'book', child_object: 'film' });
+	});
+
+	test("Search Glossary Fields searches a picked glossary; a content item's Parent is picked from its collection", async () => {
+		await ok(engine, { resource: 'item', operation: 'updateItem', itemId: String(created.item.id), itemOptions: { option: [{ value: 's', label: 'Small' }] } });
+		const [option] = (await engine({ resource: 'search', operation: 'searchGlossaryFields', glossaryId: pickedEntry(await onlyMatch('CUSTOM.wdmDynamicContent', 'searchGlossary', 'sizes')) })).items;
+		expect(option.json).toEqual({ value: 's', label: 'Small' });
+
+		await ok(engine, { resource: 'taxonomy', operation: 'createTaxonomy', taxonomyName: 'Moods', taxonomyFields: { slug: 'mood', objectType: 'book', hierarchical: true } });
+		const restBase = fromList('mood');
+		await ok(engine, { resource: 'contentItem', operation: 'createContentItem', restBase, contentItemFields: { name: 'Calm' } });
+		const calm = await onlyMatch('CUSTOM.wdmDynamicContent', 'searchContentItem', 'calm', { restBase });
+		const serene = await ok(engine, { resource: 'contentItem', operation: 'createContentItem', restBase, contentItemFields: { name: 'Serene', parent: pickedEntry(calm) } });
+		expect(serene).toMatchObject({ name: 'Serene', parent: Number(calm.value) });
+	});
+
+	test("a query's Taxonomy filter is picked from the site's taxonomies", async () => {
+		const tags = await onlyMatch('CUSTOM.wdmDynamicContent', 'searchSiteTaxonomy', 'post_tag');
+		const query = await ok(engine, { resource: 'query', operation: 'createQuery', queryName: 'Tagged', queryType: 'posts', queryTaxFilters: { filter: [{ taxonomy: pickedEntry(tags), terms: '3', operator: 'IN' }] } });
+		expect(query.args).toMatchObject({ tax_query: [{ taxonomy: 'post_tag', terms: [3], operator: 'IN' }] });
+	});
+});
+
 describe('theme core (WDM Theme Core)', () => {
 	test('templates: listed with their type; a picked one is the template whose conditions Get Conditions reads', async () => {
 		const found = await onlyMatch('CUSTOM.wdmThemeCore', 'searchTemplate', 'main');
@@ -134,6 +167,21 @@ describe('theme core (WDM Theme Core)', () => {
 		const run = await theme({ resource: 'template', operation: 'getTemplateConditions', templateId: fromList(String(found.value)) });
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ template_id: created.template.id });
+	});
+
+	test("a page template's layout parts are picked from the templates; Get Terms takes a picked taxonomy", async () => {
+		const header = await onlyMatch('CUSTOM.wdmThemeCore', 'searchTemplate', 'main header');
+		const [made] = (await theme({ resource: 'pageTemplate', operation: 'createPageTemplate', pageTemplateName: 'With header', layout: { header: { templateId: pickedEntry(header) } } })).items;
+		const stored = (made.json.list as Array<{ id: number; layout: object }>).find((t) => t.id === made.json.newTemplateId);
+		expect(stored?.layout).toMatchObject({ header: { id: created.template.id }, body: { id: null } });
+
+		const categories = await onlyMatch('CUSTOM.wdmThemeCore', 'searchSiteTaxonomy', '(category)');
+		expect(categories).toEqual({ name: 'Categories (category)', value: 'category' });
+		const terms = await theme({ resource: 'siteData', operation: 'getTaxTerms', taxonomy: pickedEntry(categories) });
+		expect(terms.items.map((item) => item.json)).toContainEqual({ value: 1, label: 'Uncategorized' });
+		// A workflow saved before Taxonomy was a picker, with its default left out, still reads categories.
+		const byDefault = await theme({ resource: 'siteData', operation: 'getTaxTerms' });
+		expect(byDefault.items.map((item) => item.json)).toEqual(terms.items.map((item) => item.json));
 	});
 
 	test('page templates: listed by name; a picked one is the one Get Conditions reads', async () => {
@@ -156,4 +204,55 @@ describe('page builder (WDM Page Builder)', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json).toMatchObject({ componentId: created.component.id });
 	});
+	test('globals: the colours for the colour operations, the typography for the others; a picked one is what Get reads', async () => {
+		const colors = await harness.listSearch('CUSTOM.wdmPageBuilder', 'searchGlobalStyle', { parameters: { resource: 'global', operation: 'getGlobalColor' } });
+		expect(colors.results).toEqual(expect.arrayContaining([{ name: expect.stringMatching(/\(primary\)$/), value: 'primary' }]));
+		expect(firstJson(await builder({ resource: 'global', operation: 'saveGlobalTypography', globalId: byId('lead'), globalTitle: 'Lead', globalTypographyValue: '{"typography_font_family": "Inter"}' }))).toMatchObject({ id: 'lead' });
+		const lead = await onlyMatch('CUSTOM.wdmPageBuilder', 'searchGlobalStyle', 'lead', { resource: 'global', operation: 'getGlobalTypography' });
+		expect(lead).toEqual({ name: 'Lead (lead)', value: 'lead' });
+		expect((await harness.listSearch('CUSTOM.wdmPageBuilder', 'searchGlobalStyle', { parameters: { operation: 'getGlobalColor' }, filter: 'lead' })).results).toEqual([]);
+		expect(firstJson(await builder({ resource: 'global', operation: 'getGlobalTypography', globalId: pickedEntry(lead) }))).toMatchObject({ id: 'lead', title: 'Lead' });
+	});
+
+	test('variables: the live ones, or for Restore the deleted ones; a picked one is what Delete and Restore change', async () => {
+		const made = firstJson(await builder({ resource: 'variable', operation: 'createVariable', variableType: 'global-size-variable', variableLabel: 'gap', variableValue: '8px' }));
+		const id = (made.variable as { id: string }).id;
+		const live = await onlyMatch('CUSTOM.wdmPageBuilder', 'searchVariable', 'gap', { resource: 'variable', operation: 'deleteVariable' });
+		expect(live).toEqual({ name: 'gap (size)', value: id });
+		expect(firstJson(await builder({ resource: 'variable', operation: 'deleteVariable', variableId: pickedEntry(live) })).variable).toMatchObject({ deleted: true });
+		expect((await harness.listSearch('CUSTOM.wdmPageBuilder', 'searchVariable', { parameters: { operation: 'deleteVariable' }, filter: 'gap' })).results).toEqual([]);
+		const deleted = await onlyMatch('CUSTOM.wdmPageBuilder', 'searchVariable', 'gap', { operation: 'restoreVariable' });
+		const restored = firstJson(await builder({ resource: 'variable', operation: 'restoreVariable', variableId: pickedEntry(deleted) }));
+		expect(restored.variable).not.toHaveProperty('deleted');
+	});
+
+	test("kit defaults: the element types that have some; Rename takes picked components; Add New Post a picked post type", async () => {
+		await builder({ resource: 'kitDefault', operation: 'saveKitDefaults', elementType: byId('e-heading'), elementSettings: '{"title_color": "#444444"}' });
+		const heading = await onlyMatch('CUSTOM.wdmPageBuilder', 'searchKitDefault', 'heading');
+		expect(heading).toEqual({ name: 'e-heading', value: 'e-heading' });
+		expect(firstJson(await builder({ resource: 'kitDefault', operation: 'deleteKitDefaults', elementType: pickedEntry(heading) }))).toMatchObject({ deleted: true });
+
+		const card = await onlyMatch('CUSTOM.wdmPageBuilder', 'searchComponent', 'card');
+		const renamed = await builder({ resource: 'component', operation: 'updateComponentTitles', componentStatus: 'publish', componentTitles: { title: [{ componentId: pickedEntry(card), title: 'Product tile' }] } });
+		expect(renamed.error).toBeUndefined();
+		expect(await onlyMatch('CUSTOM.wdmPageBuilder', 'searchComponent', 'tile')).toEqual({ name: 'Product tile', value: card.value });
+
+		const pages = await onlyMatch('CUSTOM.wdmPageBuilder', 'searchSiteType', 'pages (page)');
+		expect(firstJson(await builder({ resource: 'siteNavigation', operation: 'addNewPost', newPostType: pickedEntry(pages) }))).toMatchObject({ post_type: 'page' });
+	});
 });
+
+describe('AI proxy (WDM AI Proxy)', () => {
+	test('Model lists the models of the AI service; picked ones are what Set Model stores and Chat uses', async () => {
+		expect((await ai({ resource: 'ai', operation: 'setKey', apiKey: 'sk-picker-test-0123456789' })).error).toBeUndefined();
+		const { results } = await harness.listSearch('CUSTOM.wdmAiProxy', 'searchModel');
+		expect(results.map((r) => r.value)).toEqual(['wdm-echo-1', 'wdm-echo-mini', 'wdm-embed-1']);
+		const mini = await onlyMatch('CUSTOM.wdmAiProxy', 'searchModel', 'mini');
+		expect(firstJson(await ai({ resource: 'ai', operation: 'setModel', aiModel: pickedEntry(mini) }))).toMatchObject({ model: 'wdm-echo-mini' });
+		const reply = firstJson(await ai({ resource: 'ai', operation: 'chat', chatMessages: { message: [{ role: 'user', content: 'Hi' }] }, chatOptions: { model: pickedEntry(results[0]) } }));
+		expect(reply.model).toBe('wdm-echo-1');
+		const recorded = firstJson(await ai({ resource: 'ai', operation: 'addResponse', responseContent: 'Hello', responseModel: pickedEntry(mini) }));
+		expect(JSON.stringify(recorded)).toContain('wdm-echo-mini');
+	});
+});
+

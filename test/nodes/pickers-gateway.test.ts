@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
-import { connectedDevice, type Client, type Device } from '../helpers/server';
+import { connectedDevice, pairedDevice, type Client, type Device } from '../helpers/server';
 import { gatewayWithDevice, jidOf, NODE_TYPES, nodeRunner, userHarness } from '../helpers/nodes';
-import { locatorValue, type N8nTestHarness } from '../helpers/n8n';
+import { locatorValue, pickedEntry, type N8nTestHarness } from '../helpers/n8n';
 
 /**
  * The gateway nodes' pickers (resource locators), run as n8n's editor runs them: each list search
@@ -22,6 +22,7 @@ const group = nodeRunner('CUSTOM.wdmGroup', () => harness);
 const contact = nodeRunner('CUSTOM.wdmContact', () => harness);
 const community = nodeRunner('CUSTOM.wdmCommunity', () => harness);
 const device = nodeRunner('CUSTOM.wdmDevice', () => users);
+const sendAndWait = nodeRunner('CUSTOM.wdmSendAndWait', () => users);
 
 /** The value the editor stores when a list entry is picked. */
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
@@ -72,12 +73,25 @@ test('every picker of every node names a list search the node has', () => {
 });
 
 describe('device (WDM Device, WDM Trigger; user credential)', () => {
-	test('lists the devices with their numbers; the filter narrows by name', async () => {
+	test('lists the devices by name; the filter narrows by name', async () => {
 		const all = await users.listSearch('CUSTOM.wdmDevice', 'searchDevice');
-		expect(all.results.map((r) => r.value)).toEqual(expect.arrayContaining(['shop', 'backup']));
-		expect(all.results.find((r) => r.value === 'shop')!.name).toBe(`shop (${shop.phone}, connected)`);
+		expect(all.results).toEqual(expect.arrayContaining([{ name: 'shop', value: 'shop' }, { name: 'backup', value: 'backup' }]));
 		const some = await users.listSearch('CUSTOM.wdmTrigger', 'searchDevice', { filter: 'BACK' });
 		expect(some.results.map((r) => r.value)).toEqual(['backup']);
+	});
+
+	test('a device picked before it paired still reads true once paired: its name holds no status (the editor keeps the name picked)', async () => {
+		const created = await device({ operation: 'create', name: 'fresh' });
+		expect(created.error).toBeUndefined();
+		const [before] = (await users.listSearch('CUSTOM.wdmDevice', 'searchDevice', { filter: 'fresh' })).results;
+		const picked = pickedEntry(before);
+		expect((await device({ operation: 'getStatus', device: picked })).items[0].json).toMatchObject({ name: 'fresh', status: 'disconnected' });
+
+		await pairedDevice(server, 'fresh');
+		expect((await device({ operation: 'getStatus', device: picked })).items[0].json).toMatchObject({ name: 'fresh', status: 'connected' });
+		// What the field shows (the name stored when picked) is what the list says now.
+		const [after] = (await users.listSearch('CUSTOM.wdmDevice', 'searchDevice', { filter: 'fresh' })).results;
+		expect(picked.cachedResultName).toBe(after.name);
 	});
 
 	test('a picked device, and one typed by name, are the device of the operation', async () => {
@@ -115,6 +129,66 @@ describe('chat (WDM Message, WDM Chat, WDM Label, WDM Contact)', () => {
 		expect(sent.items[0].json).toMatchObject({ chatid: jidOf(NUMBERS[3]), text: 'picked from the list' });
 		const typed = await message({ operation: 'sendText', number: byId(NUMBERS[4]), text: 'typed' });
 		expect(typed.items[0].json).toMatchObject({ chatid: jidOf(NUMBERS[4]) });
+	});
+});
+
+describe('message (WDM Message: Message, Reply To, the Find filters)', () => {
+	test("lists the device's messages newest first, or the chosen chat's; the filter narrows by text", async () => {
+		const number = NUMBERS[9];
+		const later = await message({ operation: 'sendText', number, text: 'your order has shipped' });
+		expect(later.error).toBeUndefined();
+		const latest = await harness.listSearch('CUSTOM.wdmMessage', 'searchMessage');
+		expect(latest.results[0]).toEqual({ name: `To ${number}: your order has shipped`, value: later.items[0].json.id });
+		expect(latest.results).toHaveLength(50);
+		expect(latest.paginationToken).toBe('50');
+		// With a chat chosen in Chat (as the editor sends the node's parameters): that chat's messages only.
+		const ofChat = await harness.listSearch('CUSTOM.wdmMessage', 'searchMessage', { parameters: { operation: 'react', number: fromList(jidOf(number)) } });
+		expect(ofChat.results.map((r) => r.name)).toEqual([`To ${number}: your order has shipped`, `To ${number}: hello`]);
+		const found = await harness.listSearch('CUSTOM.wdmMessage', 'searchMessage', { parameters: { number: byId(number) }, filter: 'SHIPPED' });
+		expect(found.results.map((r) => r.value)).toEqual([later.items[0].json.id]);
+	});
+
+	test('a picked message is the one React reacts to and Reply To quotes; the Find filters take picked values', async () => {
+		const number = NUMBERS[10];
+		const chat = fromList(jidOf(number));
+		const [hello] = (await harness.listSearch('CUSTOM.wdmMessage', 'searchMessage', { parameters: { number: chat } })).results;
+		const reacted = await message({ operation: 'react', number: chat, id: pickedEntry(hello), reaction: '👍' });
+		expect(reacted.error).toBeUndefined();
+		const reply = await message({ operation: 'sendText', number: chat, text: 'as promised', options: { replyid: pickedEntry(hello) } });
+		expect(reply.error).toBeUndefined();
+		expect(reply.items[0].json).toMatchObject({ quoted: hello.value });
+
+		// Find: the Chat filter picked from the chats, the Message filter from that chat's messages.
+		const [listedChat] = (await harness.listSearch('CUSTOM.wdmMessage', 'searchChat', { filter: number })).results;
+		const ofChat = await message({ operation: 'find', returnAll: true, filters: { chatid: pickedEntry(listedChat) } });
+		expect(ofChat.items.map((item) => item.json.text)).toEqual(['as promised', 'hello']);
+		expect(ofChat.items[1].json.reactions).toEqual([expect.objectContaining({ text: '👍' })]);
+		const [listedMessage] = (await harness.listSearch('CUSTOM.wdmMessage', 'searchMessage', { parameters: { filters: { chatid: pickedEntry(listedChat) } }, filter: 'promised' })).results;
+		const one = await message({ operation: 'find', returnAll: true, filters: { id: pickedEntry(listedMessage) } });
+		expect(one.items.map((item) => item.json.id)).toEqual([reply.items[0].json.id]);
+	});
+});
+
+describe('the chats of the chosen device (WDM Send and Wait: Number; user credential)', () => {
+	test("lists the people the device in Device talks with, no groups; a picked one is asked", async () => {
+		const first = await users.listSearch('CUSTOM.wdmSendAndWait', 'searchDeviceChat', { parameters: { device: fromList('shop') } });
+		expect(first.results).toHaveLength(50);
+		expect(first.results.every((r) => String(r.value).endsWith('@s.whatsapp.net'))).toBe(true);
+		const [person] = (await users.listSearch('CUSTOM.wdmSendAndWait', 'searchDeviceChat', { parameters: { device: fromList('shop') }, filter: NUMBERS[11] })).results;
+		expect(person).toEqual({ name: NUMBERS[11], value: jidOf(NUMBERS[11]) });
+		// The groups are the device's chats too, but not people to ask.
+		expect((await users.listSearch('CUSTOM.wdmSendAndWait', 'searchDeviceChat', { parameters: { device: fromList('shop') }, filter: 'Runners' })).results).toEqual([]);
+
+		const asked = await sendAndWait({ device: fromList('shop'), number: pickedEntry(person), message: 'Which day suits you?' });
+		expect(asked.error).toBeUndefined();
+		expect(asked.run.status).toBe('waiting');
+		const [question] = (await api.post('/message/find', { chatid: jidOf(NUMBERS[11]), limit: 1 }, { token: shop.token })).body.data.messages;
+		expect(question).toMatchObject({ fromMe: true, text: 'Which day suits you?' });
+	});
+
+	test('without a Device, or with one the key does not have, the list says what is wrong', async () => {
+		await expect(users.listSearch('CUSTOM.wdmSendAndWait', 'searchDeviceChat', { parameters: { device: fromList('') } })).rejects.toThrow('Choose the Device first: the list is of its chats');
+		await expect(users.listSearch('CUSTOM.wdmSendAndWait', 'searchDeviceChat', { parameters: { device: byId('nope') } })).rejects.toThrow("No device named 'nope' among this API key's devices");
 	});
 });
 
@@ -169,7 +243,9 @@ describe('community (WDM Community)', () => {
 		const { results } = await harness.listSearch('CUSTOM.wdmCommunity', 'searchCommunity');
 		expect(results).toEqual([{ name: 'Neighbours', value: created.items[0].json.jid }]);
 		const [runners] = (await harness.listSearch('CUSTOM.wdmGroup', 'searchGroup', { filter: 'Runners' })).results;
-		const linked = await community({ operation: 'editGroups', community: fromList(String(results[0].value)), groupAction: 'add', groups: { values: [{ groupjid: runners.value }] } });
+		// The group to link, picked from the device's groups (the list of Groups' entries).
+		const [listed] = (await harness.listSearch('CUSTOM.wdmCommunity', 'searchGroup', { filter: 'Runners' })).results;
+		const linked = await community({ operation: 'editGroups', community: fromList(String(results[0].value)), groupAction: 'add', groups: { values: [{ groupjid: pickedEntry(listed) }] } });
 		expect(linked.error).toBeUndefined();
 		expect(linked.items[0].json.results).toEqual([{ jid: runners.value, ok: true, status: 200, error: null }]);
 	});

@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { App } from '../../server/src/app';
 import { PNG } from '../helpers/files';
 import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
-import { fileItem, firstJson, harnessFor, NODE_TYPES, nodeRunner, siteCredential, siteHarness } from '../helpers/nodes';
-import { locatorValue, type N8nTestHarness } from '../helpers/n8n';
+import { fileItem, firstJson, harnessFor, NODE_TYPES, nodeRunner, siteCredential, siteHarness, type NodeParameters } from '../helpers/nodes';
+import { locatorValue, pickedEntry, type N8nTestHarness } from '../helpers/n8n';
 
 /**
  * The site nodes' pickers (post, page, media, category, tag), run as n8n's editor runs them: each
@@ -19,8 +19,18 @@ let harness: N8nTestHarness;
 const post = nodeRunner('CUSTOM.wdmPost', () => harness);
 const page = nodeRunner('CUSTOM.wdmPage', () => harness);
 const media = nodeRunner('CUSTOM.wdmMedia', () => harness);
+const comment = nodeRunner('CUSTOM.wdmComment', () => harness);
+const siteNode = nodeRunner('CUSTOM.wdmSite', () => harness);
+
+/** The one entry a list search with `filter` finds (`parameters`: the node's other fields, as the editor sends them). */
+async function onlyMatch(type: string, method: string, filter: string, parameters?: NodeParameters) {
+	const { results } = await harness.listSearch(type, method, { filter, parameters });
+	expect(results).toHaveLength(1);
+	return results[0];
+}
 
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 /** A node's property by name, or an entry of a collection by `collection.entry`. */
 const property = (type: string, path: string) =>
 	path.split('.').reduce<INodeProperties[]>((found, name, i) => {
@@ -182,6 +192,102 @@ describe('Category Names or IDs, Tag Names or IDs (WDM Post, options loaded as t
 		expect(created.error).toBeUndefined();
 		const stored = (await cms.get(`/posts/${created.items[0].json.id}`, u.admin, { context: 'edit' })).body;
 		expect({ categories: stored.categories, tags: stored.tags }).toEqual({ categories: [Number(recipes)], tags: [Number(tags[0].value)] });
+	});
+});
+
+describe('comments: Post, Author and Parent Comment (WDM Comment)', () => {
+	test('a reply picked under its parent, by an author picked from the users; Update moves a comment to a picked post', async () => {
+		const recipe = await cms.create('/posts', u.admin, { title: 'Bread recipe', status: 'publish' });
+		const other = await cms.create('/posts', u.admin, { title: 'Cake recipe', status: 'publish' });
+		const first = firstJson(await comment({ operation: 'create', postId: pickedEntry(await onlyMatch('CUSTOM.wdmComment', 'searchPost', 'bread')), commentContent: 'Lovely crumb' }));
+		const parent = await onlyMatch('CUSTOM.wdmComment', 'searchComment', 'crumb');
+		expect(parent).toMatchObject({ name: 'admin: Lovely crumb', value: String(first.id) });
+		// Any user, subscribers too (a comment's author need not write posts).
+		const sam = await onlyMatch('CUSTOM.wdmComment', 'searchAnyUser', 'sam');
+		expect(sam).toMatchObject({ name: 'sam (sam)', value: String(u.subscriber.id) });
+		const reply = firstJson(await comment({ operation: 'create', postId: recipe.id, commentContent: 'Which flour?', additionalFields: { parent: pickedEntry(parent), author: pickedEntry(sam) } }));
+		expect(reply).toMatchObject({ post: recipe.id, parent: first.id, author: u.subscriber.id });
+
+		const moved = firstJson(await comment({ operation: 'update', commentId: first.id, updateFields: { post: pickedEntry(await onlyMatch('CUSTOM.wdmComment', 'searchPost', 'cake')) } }));
+		expect(moved).toMatchObject({ id: first.id, post: other.id });
+	});
+});
+
+describe('media: Attached Post and Author (WDM Media)', () => {
+	test('an upload attached to a picked post, by a picked author; Update attaches it to a post given by URL', async () => {
+		const gallery = await cms.create('/posts', u.admin, { title: 'Gallery post', status: 'publish' });
+		const arthur = await onlyMatch('CUSTOM.wdmMedia', 'searchAuthor', 'arthur');
+		const uploaded = firstJson(
+			await media(
+				{ operation: 'upload', options: { title: 'Attached photo', post: pickedEntry(await onlyMatch('CUSTOM.wdmMedia', 'searchPost', 'gallery')), author: pickedEntry(arthur) } },
+				{ input: [fileItem(PNG, 'image/png', 'attached.png')] },
+			),
+		);
+		expect(uploaded).toMatchObject({ post: gallery.id, author: u.author.id });
+		const updated = firstJson(await media({ operation: 'update', mediaId: uploaded.id, updateFields: { post: byUrl('CUSTOM.wdmMedia', 'updateFields.post', about.link) } }));
+		expect(updated).toMatchObject({ id: uploaded.id, post: about.id });
+	});
+});
+
+describe("revisions and autosaves: the versions of the item chosen in Post or Page (WDM Post, WDM Page)", () => {
+	test('Revision lists the revisions of the chosen post, newest first; a picked one is what Get Revision reads', async () => {
+		const versioned = await cms.create('/posts', u.admin, { title: 'Draft one', status: 'publish' });
+		for (const title of ['Draft two', 'Draft three']) expect((await post({ operation: 'update', postId: versioned.id, updateFields: { title } })).error).toBeUndefined();
+		const postId = fromList(String(versioned.id));
+		const { results } = await harness.listSearch('CUSTOM.wdmPost', 'searchRevision', { parameters: { operation: 'getRevision', postId } });
+		expect(results.map((r) => r.name.replace(/ \(.*\)$/, ''))).toEqual(['Draft three', 'Draft two']);
+		const older = await onlyMatch('CUSTOM.wdmPost', 'searchRevision', 'two', { postId: byUrl('CUSTOM.wdmPost', 'postId', versioned.link) });
+		const got = firstJson(await post({ operation: 'getRevision', postId, revisionId: pickedEntry(older), context: 'edit' }));
+		expect(got).toMatchObject({ id: Number(older.value), parent: versioned.id, title: { raw: 'Draft two' } });
+		await expect(harness.listSearch('CUSTOM.wdmPost', 'searchRevision', { parameters: { postId: fromList('') } })).rejects.toThrow('Choose the Post first: the versions listed are those of the post');
+	});
+
+	test("Autosave lists the chosen page's autosaves; a picked one is what Get Autosave reads", async () => {
+		const pageId = fromList(String(about.id));
+		const saved = firstJson(await page({ operation: 'createAutosave', pageId, autosaveFields: { title: 'About (editing)' } }));
+		const [listed] = (await harness.listSearch('CUSTOM.wdmPage', 'searchAutosave', { parameters: { operation: 'getAutosave', pageId } })).results;
+		expect(listed).toMatchObject({ name: expect.stringMatching(/^About \(editing\) \(\d{4}-\d\d-\d\d \d\d:\d\d\)$/), value: String(saved.id) });
+		const got = firstJson(await page({ operation: 'getAutosave', pageId, autosaveId: pickedEntry(listed) }));
+		expect(got).toMatchObject({ id: saved.id, parent: about.id });
+	});
+});
+
+describe('categories: Parent, and the Parent and Post filters (WDM Post)', () => {
+	test('a category created under a picked parent; Get Many Categories filtered by a picked parent and a picked post', async () => {
+		const [recipes] = (await harness.listSearch('CUSTOM.wdmPost', 'searchCategory', { filter: 'recipes' })).results;
+		const breads = firstJson(await post({ operation: 'createCategory', termName: 'Breads', termFields: { parent: pickedEntry(recipes) } }));
+		expect(breads).toMatchObject({ name: 'Breads', parent: Number(recipes.value) });
+		const under = await post({ operation: 'getManyCategories', returnAll: true, termFilters: { parent: pickedEntry(recipes) } });
+		expect(under.items.map((item) => item.json.name)).toEqual(['Breads']);
+		const tagged = await cms.create('/posts', u.admin, { title: 'Sourdough', status: 'publish', categories: [breads.id] });
+		const ofPost = await post({ operation: 'getManyCategories', returnAll: true, termFilters: { post: fromList(String(tagged.id)) } });
+		expect(ofPost.items.map((item) => item.json.name)).toEqual(['Breads']);
+		const moved = firstJson(await post({ operation: 'updateCategory', categoryId: breads.id, termUpdateFields: { parent: byId('0') } }));
+		expect(moved).toMatchObject({ id: breads.id, parent: 0 });
+	});
+});
+
+describe('site settings and taxonomies (WDM Site)', () => {
+	test('Page on Front, Page for Posts and Default Category picked; Get Many Taxonomies of a picked post type', async () => {
+		const blog = await cms.create('/pages', u.admin, { title: 'Blog', status: 'publish' });
+		const settings = firstJson(
+			await siteNode({
+				operation: 'updateSettings',
+				settings: {
+					show_on_front: 'page',
+					page_on_front: pickedEntry(await onlyMatch('CUSTOM.wdmSite', 'searchPage', 'about')),
+					page_for_posts: byUrl('CUSTOM.wdmSite', 'settings.page_for_posts', blog.link),
+					default_category: pickedEntry(await onlyMatch('CUSTOM.wdmSite', 'searchCategory', 'recipes')),
+				},
+			}),
+		);
+		await siteNode({ operation: 'updateSettings', reset: ['show_on_front', 'page_on_front', 'page_for_posts', 'default_category'] });
+		const [recipes] = (await harness.listSearch('CUSTOM.wdmPost', 'searchCategory', { filter: 'recipes' })).results;
+		expect(settings).toMatchObject({ page_on_front: about.id, page_for_posts: blog.id, default_category: Number(recipes.value) });
+
+		const type = await onlyMatch('CUSTOM.wdmSite', 'searchSiteType', 'posts (post)');
+		const taxonomies = await siteNode({ operation: 'getManyTaxonomies', options: { type: pickedEntry(type) } });
+		expect(taxonomies.items.map((item) => item.json.slug).sort()).toEqual(['category', 'post_tag']);
 	});
 });
 

@@ -1,8 +1,9 @@
 import type { Operation } from '../operations';
 import { siteRouting } from '../site';
-import { type ContentType, contextField, idField, itemRouting, numericIdField, writableFields } from './fields';
+import { picker } from '../pickers';
+import { type ContentType, contextField, idField, itemRouting, writableFields } from './fields';
 
-const autosaveIdField = numericIdField('Autosave', 'autosaveId', 'autosave');
+const autosaveIdField = picker('autosave', { displayName: 'Autosave', name: 'autosaveId', description: 'The autosave: pick it from those of the item above, or give its ID' });
 
 export const getAutosaves = (type: ContentType): Operation => ({
 	name: 'Get Many Autosaves',

@@ -21,17 +21,6 @@ export interface ContentType {
 export const POST_TYPE: ContentType = { noun: 'post', label: 'Post', route: '/cms/v2/posts', idParam: 'postId', postFields: true, pageFields: false };
 export const PAGE_TYPE: ContentType = { noun: 'page', label: 'Page', route: '/cms/v2/pages', idParam: 'pageId', postFields: false, pageFields: true };
 
-/** A required numeric ID: `Post ID` (name `postId`), `Revision ID`, ... */
-export const numericIdField = (label: string, name: string, noun: string): INodeProperties => ({
-	displayName: `${label} ID`,
-	name,
-	type: 'number',
-	required: true,
-	default: 0,
-	typeOptions: { minValue: 1 },
-	description: `ID of the ${noun}`,
-});
-
 /** The item an operation works on: picked from the site's list, by ID or by its URL. */
 export const idField = (type: ContentType) =>
 	picker(type.noun, { displayName: type.label, name: type.idParam, description: `The ${type.noun}: pick it from the list, or give its ID or its URL` });

@@ -1,12 +1,13 @@
 import type { Operation } from '../operations';
 import { siteListRouting, siteReturnAllFields, siteRouting } from '../site';
-import { type ContentType, contextField, idField, idsField, listOptions, numericIdField, searchFilter } from './fields';
+import { picker } from '../pickers';
+import { type ContentType, contextField, idField, idsField, listOptions, searchFilter } from './fields';
 
 /** `/cms/v2/posts/{parent}/revisions[/{id}]` with the parent from the item's ID field. */
 const revisionsRoute = (type: ContentType, item = '') => `${type.route}/{parent}/revisions${item}`;
 const revisionFields = (type: ContentType) => ({ parent: type.idParam, id: 'revisionId' });
 
-const revisionIdField = numericIdField('Revision', 'revisionId', 'revision');
+const revisionIdField = picker('revision', { displayName: 'Revision', name: 'revisionId', description: 'The revision: pick it from those of the item above, or give its ID' });
 
 export const getRevisions = (type: ContentType): Operation => ({
 	name: 'Get Many Revisions',

@@ -49,26 +49,22 @@ const getManyTerms = (tax: Taxonomy): Operation => ({
 				idsField('Include IDs', 'include', `Only these ${plural(tax)}`),
 				...(tax.hierarchical
 					? [
-							{
-								displayName: 'Parent ID',
+							picker('category', {
+								displayName: 'Parent',
 								name: 'parent',
-								type: 'number',
-								default: 0,
-								typeOptions: { minValue: 0 },
-								description: 'Only the categories directly under this one (0 for top-level ones)',
+								required: false,
+								description: 'Only the categories directly under this one: pick it, or give its ID (0 for top-level ones)',
 								routing: query('parent'),
-							} satisfies INodeProperties,
+							}),
 						]
 					: []),
-				{
-					displayName: 'Post ID',
+				picker('post', {
+					displayName: 'Post',
 					name: 'post',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 1 },
-					description: `Only the ${plural(tax)} of this post`,
+					required: false,
+					description: `Only the ${plural(tax)} of this post: pick it, or give its ID or URL`,
 					routing: query('post'),
-				},
+				}),
 				searchFilter('Only those whose name or slug contains these words'),
 				{
 					displayName: 'Slugs',
@@ -130,15 +126,13 @@ const descriptionOption: INodeProperties = {
 const parentOption = (tax: Taxonomy): INodeProperties[] =>
 	tax.hierarchical
 		? [
-				{
-					displayName: 'Parent ID',
+				picker('category', {
+					displayName: 'Parent',
 					name: 'parent',
-					type: 'number',
-					default: 0,
-					typeOptions: { minValue: 0 },
-					description: 'ID of the category this one is under; 0 for the top level',
+					required: false,
+					description: 'The category this one is under: pick it, or give its ID (0 for the top level)',
 					routing: { send: { type: 'body', property: 'parent' } },
-				},
+				}),
 			]
 		: [];
 
