@@ -1,5 +1,7 @@
-// Workflows the real-n8n e2e and the bulk-send benchmark import: node and connection builders, and
-// the bulk send (Code node producing N subscribers -> one send node with per-item expressions).
+// Workflows the real-n8n e2e and the bulk-send benchmark import: node and connection builders, the
+// bulk send (Code node producing N subscribers -> one send node with per-item expressions), and
+// parameters in the form n8n's editor saves them.
+import { isResourceLocatorValue, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 /** A node of an imported workflow (version 1 unless `typeVersion` is spread over it). */
 export const node = (name: string, type: string, parameters: object, credentials?: object) => ({
@@ -86,3 +88,23 @@ export function httpRequest(url: string, credential: CredentialRef, body: Record
 /** The HTTP Request baseline of `wdmSendText`. */
 export const httpSendText = (gatewayBaseUrl: string, credential: CredentialRef) =>
 	httpRequest(`${gatewayBaseUrl}/send/text`, credential, { number: NUMBER, text: TEXT, track_id: TRACK_ID }, 'httpHeaderAuth');
+
+/**
+ * Parameters as n8n's editor saves them for `description`'s node: a plain value of a resource locator
+ * (a top-level field or an entry of a collection) becomes `{__rl: true, mode: 'id', value}`; values
+ * already in that form (By URL, From List) stay as they are.
+ */
+export function editorParameters(description: INodeTypeDescription, parameters: Record<string, unknown>): Record<string, unknown> {
+	const locator = (value: unknown) => (isResourceLocatorValue(value) ? value : { __rl: true, mode: 'id', value: String(value) });
+	const save = (properties: INodeProperties[], values: Record<string, unknown>): Record<string, unknown> =>
+		Object.fromEntries(
+			Object.entries(values).map(([name, value]) => {
+				// A name is declared once per node, but for the operation selectors and the entries of merged collections (same type).
+				const property = properties.find((p) => p.name === name);
+				if (property?.type === 'resourceLocator') return [name, locator(value)];
+				if (property?.type === 'collection' && value && typeof value === 'object') return [name, save(property.options as INodeProperties[], value as Record<string, unknown>)];
+				return [name, value];
+			}),
+		);
+	return save(description.properties, parameters);
+}

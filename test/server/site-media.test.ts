@@ -552,9 +552,9 @@ describe('index', () => {
 		expect(collection.methods).toEqual(['GET', 'POST']);
 		const list = collection.endpoints[0].args;
 		expect(list.status.items.enum).toEqual(['inherit', 'private', 'trash']);
-		// As WordPress declares it: one type, null by default (the route takes a list too).
-		expect(list.media_type).toMatchObject({ type: 'string', enum: ['image', 'video', 'text', 'application', 'audio'], default: null });
-		expect(list.media_type).not.toHaveProperty('items');
+		// A list, as the spec and WordPress 6.9 declare it (6.1: one type), null by default.
+		expect(list.media_type).toMatchObject({ type: 'array', items: { type: 'string', enum: ['image', 'video', 'text', 'application', 'audio'] }, default: null });
+		expect(list.mime_type).toMatchObject({ type: 'array', items: { type: 'string' }, default: null });
 		expect(list.status.default).toBe('inherit');
 		const edit = index.body.routes['/cms/v2/media/(?P<id>[\\d]+)/edit'].endpoints[0].args;
 		expect(edit.rotation).toMatchObject({ type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 360, exclusiveMaximum: true });

@@ -1,6 +1,7 @@
 /**
- * The WordPress differential suite (`npm run test:wordpress`): a real WordPress and the reference server
- * compared. Its own config, so that the default `npm test` (testMatch `*.test.ts`) does not run it.
+ * The suites on a real WordPress (`npm run test:wordpress`): the differential suite (WordPress and the
+ * reference server compared) and the site nodes in a real n8n (site-nodes.wp.ts). Its own config, so
+ * that the default `npm test` (testMatch `*.test.ts`) does not run them.
  */
 module.exports = {
 	rootDir: '../..',

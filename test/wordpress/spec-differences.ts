@@ -132,6 +132,12 @@ export const SPEC_DIFFERENCES: SpecDifference[] = [
 		matches: (d) => d.kind === 'extra key' && /(^|\.)args\.(search_semantics|search_columns|ignore_sticky|format|excerpt_length)$/.test(d.path) && (!d.path.endsWith('format') || /(^routes\.\/wp\/v2\/posts\.|^endpoints)/.test(d.path)),
 	},
 	{
+		id: 'wordpress-6.9-media-type-lists',
+		spec:
+			'"`media_type` | array enum `image`, `video`, `text`, `application`, `audio`" and "`mime_type` | array of string" (media collection GET parameters); WordPress 6.1 declares each as one string, 6.9 as a list (`type: array` with `items`), as the server takes them. WDM Media reads the declaration to tell whether a site takes two (nodes/shared/newerWordPress.ts; docs/decisions.md, issue 40)',
+		matches: (d) => ['value', 'missing key', 'extra key'].includes(d.kind) && /(^|\.)args\.(media_type|mime_type)\.(type|enum|items)$/.test(d.path),
+	},
+	{
 		id: 'comment-counts-readable',
 		spec:
 			'not the spec (it is silent): issue 37 orders that "X-WP-Total counts comments the caller cannot read" be fixed. WordPress 6.1\'s comments `get_items` answers `found_comments`, which counts the comments it then hides (a contributor asking for `status=hold` counts the held comments of others); the server counts only those the caller may read, so its totals are never higher (docs/decisions/security.md, issue 37)',

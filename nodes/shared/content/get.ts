@@ -1,3 +1,4 @@
+import { newerWordPress } from '../newerWordPress';
 import type { Operation } from '../operations';
 import { type ContentType, contextField, idField, itemRouting } from './fields';
 
@@ -17,15 +18,18 @@ export const get = (type: ContentType): Operation => ({
 			default: {},
 			options: [
 				contextField,
-				{
-					displayName: 'Excerpt Length',
-					name: 'excerpt_length',
-					type: 'number',
-					default: 55,
-					typeOptions: { minValue: 1 },
-					description: 'Words of an excerpt made from the content (when none was written)',
-					routing: { send: { type: 'query', property: 'excerpt_length' } },
-				},
+				newerWordPress(
+					{
+						displayName: 'Excerpt Length',
+						name: 'excerpt_length',
+						type: 'number',
+						default: 55,
+						typeOptions: { minValue: 1 },
+						description: 'Words of an excerpt made from the content (when none was written)',
+						routing: { send: { type: 'query', property: 'excerpt_length' } },
+					},
+					{ version: '6.6', arg: 'excerpt_length' },
+				),
 				{
 					displayName: 'Password',
 					name: 'password',

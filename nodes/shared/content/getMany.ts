@@ -1,4 +1,5 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import { newerWordPress } from '../newerWordPress';
 import type { Operation } from '../operations';
 import { siteListRouting, siteReturnAllFields } from '../site';
 import { asList, type ContentType, dateFilter, FORMATS, idsField, listOptions, query, searchFilter, STATUSES } from './fields';
@@ -78,28 +79,34 @@ export const getMany = (type: ContentType): Operation => ({
 				idsField('Author IDs', 'author', `Only ${type.noun}s by these users`),
 				dateFilter('Before', 'before', `Only ${type.noun}s published before this time`),
 				...(type.postFields ? termFilters('categories', 'category', 'categories') : []),
-				{
-					displayName: 'Exact Search',
-					name: 'exact',
-					type: 'boolean',
-					default: false,
-					description: 'Whether Search must be a whole title, excerpt or content (ignoring case) rather than words in it',
-					routing: { send: { preSend: [exactSearch] } },
-				},
+				newerWordPress(
+					{
+						displayName: 'Exact Search',
+						name: 'exact',
+						type: 'boolean',
+						default: false,
+						description: 'Whether Search must be a whole title, excerpt or content (ignoring case) rather than words in it',
+						routing: { send: { preSend: [exactSearch] } },
+					},
+					{ version: '6.9', arg: 'search_semantics' },
+				),
 				idsField('Exclude Author IDs', 'author_exclude', `Leave out ${type.noun}s by these users`),
 				idsField('Exclude IDs', 'exclude', `Leave out these ${type.noun}s`),
 				...(type.pageFields ? [idsField('Exclude Parent IDs', 'parent_exclude', 'Leave out pages under these pages')] : []),
 				...(type.postFields
 					? [
-							{
-								displayName: 'Formats',
-								name: 'format',
-								type: 'multiOptions',
-								options: FORMATS,
-								default: [],
-								description: 'Only posts of these formats',
-								routing: asList('query', 'format'),
-							} satisfies INodeProperties,
+							newerWordPress(
+								{
+									displayName: 'Formats',
+									name: 'format',
+									type: 'multiOptions',
+									options: FORMATS,
+									default: [],
+									description: 'Only posts of these formats',
+									routing: asList('query', 'format'),
+								},
+								{ version: '6.7', arg: 'format' },
+							),
 						]
 					: []),
 				idsField('Include IDs', 'include', `Only these ${type.noun}s`),
@@ -119,19 +126,22 @@ export const getMany = (type: ContentType): Operation => ({
 				dateFilter('Modified Before', 'modified_before', `Only ${type.noun}s last changed before this time`),
 				...(type.pageFields ? [idsField('Parent IDs', 'parent', 'Only pages under these pages (0 for top-level pages)')] : []),
 				searchFilter('Only items with every word in their title, excerpt or content; "quoted phrases" and -excluded words work'),
-				{
-					displayName: 'Search In',
-					name: 'search_columns',
-					type: 'multiOptions',
-					options: [
-						{ name: 'Content', value: 'post_content' },
-						{ name: 'Excerpt', value: 'post_excerpt' },
-						{ name: 'Title', value: 'post_title' },
-					],
-					default: [],
-					description: 'Which fields Search looks at (all three by default)',
-					routing: asList('query', 'search_columns'),
-				},
+				newerWordPress(
+					{
+						displayName: 'Search In',
+						name: 'search_columns',
+						type: 'multiOptions',
+						options: [
+							{ name: 'Content', value: 'post_content' },
+							{ name: 'Excerpt', value: 'post_excerpt' },
+							{ name: 'Title', value: 'post_title' },
+						],
+						default: [],
+						description: 'Which fields Search looks at (all three by default)',
+						routing: asList('query', 'search_columns'),
+					},
+					{ version: '6.2', arg: 'search_columns' },
+				),
 				{
 					displayName: 'Slugs',
 					name: 'slug',
@@ -167,14 +177,18 @@ export const getMany = (type: ContentType): Operation => ({
 								default: true,
 								routing: query('sticky'),
 							} satisfies INodeProperties,
-							{
-								displayName: 'Sticky Posts First',
-								name: 'stickyFirst',
-								type: 'boolean',
-								default: false,
-								description: 'Whether the sticky posts come first on the first page, as on the front page',
-								routing: { send: { preSend: [stickyFirst] } },
-							} satisfies INodeProperties,
+							newerWordPress(
+								{
+									displayName: 'Sticky Posts First',
+									name: 'stickyFirst',
+									type: 'boolean',
+									default: false,
+									description: 'Whether the sticky posts come first on the first page, as on the front page',
+									routing: { send: { preSend: [stickyFirst] } },
+								},
+								// Off asks what an older site does anyway: its posts in their order.
+								{ version: '6.8', arg: 'ignore_sticky', needs: (qs) => qs.ignore_sticky === false },
+							),
 							...termFilters('tags', 'tag', 'tags'),
 							{
 								displayName: 'Taxonomy Relation',
