@@ -4,12 +4,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv } from '../helpers/processes';
+import { reuseNativeBuilds } from '../helpers/native-builds';
 
 /**
  * The README is this test's script: its ```bash blocks, in order, run as one bash script in a copy of
  * the working tree, as a newcomer would run them on a fresh clone. The convention is stated in the
- * README's Development section. npm install compiles better-sqlite3 and the start builds the server:
- * minutes on a busy machine.
+ * README's Development section. npm install takes better-sqlite3's binary from this checkout's install
+ * (`reuseNativeBuilds`: .ci/run's own `npm ci` is the compile a fresh clone does) and the start builds the
+ * server: minutes on a busy machine.
  */
 jest.setTimeout(25 * 60_000);
 
@@ -91,7 +93,7 @@ describe('on a fresh copy of the working tree', () => {
 			.filter((b) => b.lang === 'bash')
 			.map((b) => b.body.replace(/\b8080\b/g, String(port)))
 			.join('\n');
-		result = await runScript(`set -euo pipefail\n${commands}`, dir, cleanEnv({ WDM_PORT: String(port), npm_config_prefer_offline: 'true' }), 20 * 60_000);
+		result = await runScript(`set -euo pipefail\n${commands}`, dir, cleanEnv({ WDM_PORT: String(port), npm_config_prefer_offline: 'true', ...reuseNativeBuilds() }), 20 * 60_000);
 	}, 25 * 60_000);
 	afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -2,18 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanEnv, runCommand, startServerCommand } from '../helpers/processes';
+import { reuseNativeBuilds } from '../helpers/native-builds';
 
 /**
  * The server as a user gets it from the registry: `npm pack` of the workspace (its `prepack` builds it),
  * the tarball installed into an empty folder, then `npx wdm-reference-server`. The install takes its
- * packages from npm's cache when it has them, but compiles better-sqlite3: minutes on a busy machine.
+ * packages from npm's cache when it has them, and better-sqlite3's binary from this checkout's install
+ * (`reuseNativeBuilds`).
  */
 jest.setTimeout(15 * 60_000);
 
 const ROOT = path.resolve(__dirname, '../..');
 let dir: string;
 let app: string;
-const env = cleanEnv();
+const env = cleanEnv(reuseNativeBuilds());
 
 beforeAll(async () => {
 	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-install-'));
