@@ -106,9 +106,12 @@ export async function ensureN8n() {
  * `require('n8n-workflow')` resolves to n8n's own copy (n8n adds its modules to NODE_PATH), as in a real
  * install where n8n provides n8n-workflow.
  */
-export async function buildPackage(dest: string): Promise<void> {
-	const script = path.join(__dirname, '..', '..', 'scripts', 'install-in-n8n.mjs');
-	const installed = await run(process.execPath, [script, '--dest', dest], { timeoutMs: 10 * 60_000 });
+export async function buildPackage(dest: string, checkout = ROOT): Promise<void> {
+	const script = path.join(checkout, 'scripts', 'install-in-n8n.mjs'); // `checkout`: another revision's package (a worktree)
+	// `npm run test:all` packs this checkout once (WDM_PACKAGE_TARBALL) for every suite, rather than each
+	// suite building and packing it again (and two at once writing dist/ under each other's pack).
+	const tarball = checkout === ROOT ? process.env.WDM_PACKAGE_TARBALL : undefined;
+	const installed = await run(process.execPath, [script, ...(tarball ? ['--tarball', tarball] : []), '--dest', dest], { timeoutMs: 10 * 60_000 });
 	if (installed.code !== 0) throw failure('scripts/install-in-n8n.mjs (as n8n installs a community package)', installed);
 }
 
