@@ -169,15 +169,17 @@ describe('what a batch may not run', () => {
 		);
 		expect(res.status).toBe(207);
 		const [all, gateway, nested, unknown, empty, shout, badId, valid] = res.body.responses;
-		const notAllowed = {
+		// A request refused before it ran answers its route's `Allow`, as WordPress's `respond_to_request`; no route, no header (PHP's empty map, `[]`).
+		const notAllowed = (allow: string) => ({
 			status: 400,
-			headers: {},
+			headers: { Allow: allow },
 			body: { code: 'rest_batch_not_allowed', message: 'The requested route does not support batch requests.', data: { status: 400 } },
-		};
-		expect(all).toEqual(notAllowed);
-		expect(gateway).toEqual(notAllowed);
-		expect(nested).toEqual(notAllowed);
-		expect(unknown).toEqual({ status: 404, headers: {}, body: { code: 'rest_no_route', message: expect.any(String), data: { status: 404 } } });
+		});
+		expect(all).toEqual(notAllowed('DELETE'));
+		expect(gateway).toEqual(notAllowed(expect.stringContaining('POST')));
+		expect(nested).toEqual(notAllowed('POST'));
+		expect(unknown).toEqual({ status: 404, headers: [], body: { code: 'rest_no_route', message: expect.any(String), data: { status: 404 } } });
+		expect(empty.headers).toEqual({ Allow: expect.stringContaining('POST') });
 		expect(empty).toMatchObject({ status: 400, body: { code: 'rest_invalid_param', data: { params: { text: 'text must be at least 1 characters long' } } } });
 		expect(shout).toMatchObject({ status: 400, body: { code: 'rest_invalid_param', data: { params: { shout: expect.stringContaining('must be one of') } } } });
 		expect(badId).toMatchObject({ status: 400, body: { code: 'rest_invalid_param', data: { params: { id: expect.any(String) } } } });
@@ -220,8 +222,8 @@ describe('what a batch may not run', () => {
 			failed: 'validation',
 			responses: [
 				null,
-				{ status: 400, headers: {}, body: { code: 'rest_missing_callback_param', message: 'Missing parameter(s): text', data: { status: 400, params: ['text'] } } },
-				{ status: 400, headers: {}, body: expect.objectContaining({ code: 'rest_batch_not_allowed' }) },
+				{ status: 400, headers: [], body: { code: 'rest_missing_callback_param', message: 'Missing parameter(s): text', data: { status: 400, params: ['text'] } } },
+				{ status: 400, headers: [], body: expect.objectContaining({ code: 'rest_batch_not_allowed' }) },
 			],
 		});
 		expect(notes.size).toBe(before);

@@ -5,6 +5,7 @@ import { searchResultItem } from '../../server/src/site/content/search';
 import { statusItem, taxonomyItem, typeItem } from '../../server/src/site/content/registry-routes';
 import { termItem } from '../../server/src/site/content/terms';
 import { CATEGORY, TAG } from '../../server/src/site/content/types';
+import { phpMaps } from '../../server/src/http/rest-server';
 import { wpItemSchema } from '../../server/src/site/item-schema';
 import { appPasswordItem, userItem } from '../../server/src/site/users/views';
 import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
@@ -49,26 +50,26 @@ async function options(path: string) {
 test('settings', async () => {
 	const res = await cms.get('/settings', u.admin);
 	expectValid(settingsItem, [res.body]);
-	expect(await options('/settings')).toEqual(wpItemSchema('settings', settingsItem));
+	expect(await options('/settings')).toEqual(phpMaps(wpItemSchema('settings', settingsItem)));
 });
 
 test('users, the signed-in user and application passwords', async () => {
 	const users = await cms.get('/users', u.admin, { context: 'edit' });
 	const me = await cms.get('/users/me', u.admin, { context: 'edit' });
 	expectValid(userItem, [...users.body, me.body]);
-	expect(await options('/users')).toEqual(wpItemSchema('user', userItem));
-	expect(await options(`/users/${me.body.id}`)).toEqual(wpItemSchema('user', userItem));
+	expect(await options('/users')).toEqual(phpMaps(wpItemSchema('user', userItem)));
+	expect(await options(`/users/${me.body.id}`)).toEqual(phpMaps(wpItemSchema('user', userItem)));
 	const passwords = await cms.get('/users/me/application-passwords', u.admin, { context: 'edit' });
 	const created = await cms.create('/users/me/application-passwords', u.admin, { name: 'another' });
 	expectValid(appPasswordItem, [...passwords.body, created]);
-	expect(await options('/users/me/application-passwords')).toEqual(wpItemSchema('application-password', appPasswordItem));
+	expect(await options('/users/me/application-passwords')).toEqual(phpMaps(wpItemSchema('application-password', appPasswordItem)));
 });
 
 test('categories and tags', async () => {
 	expectValid(termItem(CATEGORY), (await cms.get('/categories', u.admin, { context: 'edit' })).body);
 	expectValid(termItem(TAG), (await cms.get('/tags', u.admin, { context: 'edit' })).body);
-	expect(await options('/categories')).toEqual(wpItemSchema('category', termItem(CATEGORY)));
-	expect(await options('/tags')).toEqual(wpItemSchema('tag', termItem(TAG)));
+	expect(await options('/categories')).toEqual(phpMaps(wpItemSchema('category', termItem(CATEGORY))));
+	expect(await options('/tags')).toEqual(phpMaps(wpItemSchema('tag', termItem(TAG))));
 });
 
 test('post types, taxonomies and statuses', async () => {
@@ -76,13 +77,13 @@ test('post types, taxonomies and statuses', async () => {
 	expectValid(typeItem, values((await cms.get('/types', u.admin, { context: 'edit' })).body));
 	expectValid(taxonomyItem, values((await cms.get('/taxonomies', u.admin, { context: 'edit' })).body));
 	expectValid(statusItem, values((await cms.get('/statuses', u.admin, { context: 'edit' })).body));
-	expect(await options('/types/post')).toEqual(wpItemSchema('type', typeItem));
-	expect(await options('/taxonomies')).toEqual(wpItemSchema('taxonomy', taxonomyItem));
-	expect(await options('/statuses/publish')).toEqual(wpItemSchema('status', statusItem));
+	expect(await options('/types/post')).toEqual(phpMaps(wpItemSchema('type', typeItem)));
+	expect(await options('/taxonomies')).toEqual(phpMaps(wpItemSchema('taxonomy', taxonomyItem)));
+	expect(await options('/statuses/publish')).toEqual(phpMaps(wpItemSchema('status', statusItem)));
 });
 
 test('search results (posts; a term result has its taxonomy as type, as in WordPress, beyond its own schema)', async () => {
 	const item = searchResultItem(server.services);
 	expectValid(item, (await cms.get('/search', u.admin, { search: 'Schema' })).body);
-	expect(await options('/search')).toEqual(wpItemSchema('search-result', item));
+	expect(await options('/search')).toEqual(phpMaps(wpItemSchema('search-result', item)));
 });

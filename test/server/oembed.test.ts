@@ -156,7 +156,6 @@ describe('GET /oembed/1.0/embed', () => {
 	test.each([
 		['', 'rest_missing_callback_param', { params: ['url'] }],
 		['?url=not-a-url', 'rest_invalid_param', { params: { url: expect.any(String) } }],
-		['?url=http%3A%2F%2Fx&format=html', 'rest_invalid_param', { params: { format: expect.stringContaining('must be one of') } }],
 		['?url=http%3A%2F%2Fx&maxwidth=wide', 'rest_invalid_param', { params: { maxwidth: expect.any(String) } }],
 		['?url=http%3A%2F%2Fx&maxwidth=-5', 'rest_invalid_param', { params: { maxwidth: expect.any(String) } }],
 	])('bad parameters %s are a 400', async (query, code, data) => {
@@ -165,6 +164,16 @@ describe('GET /oembed/1.0/embed', () => {
 		// `rest_invalid_param` details each parameter too (rest-server.test.ts).
 		const details = code === 'rest_invalid_param' ? { details: expect.any(Object) } : {};
 		expect(res.body).toEqual({ code, message: expect.any(String), data: { status: 400, ...data, ...details } });
+	});
+
+	test('another format answers JSON, as WordPress\'s `wp_oembed_ensure_format`', async () => {
+		const json = (await embed(post.link)).body;
+		for (const format of ['html', 'yaml', 'JSON']) {
+			const res = await embed(post.link, `&format=${format}`);
+			expect(res.status).toBe(200);
+			expect(res.body).toEqual(json);
+		}
+		expect((await embed(draft.link, '&format=html')).body).toMatchObject({ code: 'oembed_invalid_url', data: { status: 404 } });
 	});
 
 	test('format=xml answers WordPress\'s <oembed> document as text/xml', async () => {

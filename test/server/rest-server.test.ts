@@ -300,7 +300,7 @@ describe.each(STYLES)('%s URLs', (style) => {
 			expect(list.body.body).toEqual([{ id: expect.any(Number) }]);
 			const missing = await call(style, 'GET', '/cms/v2/posts/999999?_envelope');
 			expect(missing.status).toBe(200);
-			expect(missing.body).toEqual({ status: 404, body: { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }, headers: {} });
+			expect(missing.body).toEqual({ status: 404, body: { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } }, headers: [] });
 		});
 
 		test('on the extension route; the gateway keeps its own envelope', async () => {
@@ -429,7 +429,7 @@ test('batch: sub-answers name their headers as WordPress does; an unknown route 
 	expect(created.status).toBe(201);
 	expect(created.headers).toEqual({ Allow: 'GET, POST', Location: `${server.url}/wp-json/cms/v2/posts/${created.body.id}` });
 	const noRoute = { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
-	expect(unknown).toEqual({ status: 404, headers: {}, body: noRoute });
+	expect(unknown).toEqual({ status: 404, headers: [], body: noRoute });
 	// A segment the route's handler refuses (posts take numeric ids) is no route too.
 	expect({ status: badId.status, code: badId.body.code }).toEqual({ status: 404, code: 'rest_no_route' });
 });
@@ -455,6 +455,47 @@ test('form bodies keep the body limit (413) and a broken multipart body is a 400
 	} finally {
 		await small.close();
 	}
+});
+
+describe('multipart bodies are read as they arrive (busboy\'s parser), by the same rules', () => {
+	/** `body` sent chunked (no Content-Length), `size` bytes at a time. */
+	const arriving = (body: string | Buffer, size: number) => {
+		const bytes = Buffer.from(body);
+		return new ReadableStream({
+			start(controller) {
+				for (let at = 0; at < bytes.length; at += size) controller.enqueue(bytes.subarray(at, at + size));
+				controller.close();
+			},
+		});
+	};
+	const MULTIPART = { 'content-type': 'multipart/form-data; boundary=b' };
+	const part = (name: string, value: string) => `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+	const post = async (route: string, headers: Record<string, string>, body: RequestInit['body']) =>
+		readReply(await fetch(`${server.url}/wp-json${route}`, { method: 'POST', headers: { ...headers, ...MULTIPART }, body, duplex: 'half' } as RequestInit));
+
+	test('an upload in 7-byte pieces (boundaries and headers cut anywhere) is the same upload; a file part without Content-Type is sniffed', async () => {
+		const body = Buffer.concat([
+			Buffer.from(`${part('title', 'In pieces')}--b\r\nContent-Disposition: form-data; name="file"; filename="dot.png"\r\n\r\n`),
+			PNG,
+			Buffer.from('\r\n--b--\r\n'),
+		]);
+		const res = await post('/cms/v2/media', admin(), arriving(body, 7));
+		expect(res.status).toBe(201);
+		// busboy itself would call a part without Content-Type text/plain (RFC 2046's default); PHP leaves it empty.
+		expect(res.body).toMatchObject({ title: { raw: 'In pieces' }, mime_type: 'image/png', media_details: { width: 1, height: 1 } });
+		expect(Buffer.from(await (await fetch(res.body.source_url)).arrayBuffer()).equals(PNG)).toBe(true);
+	});
+
+	test('chunked past the body limit is a 413; a refusal 8 MiB before the end reaches the client still sending; a part without headers is a 400', async () => {
+		const big = await post('/cms/v2/comments', {}, arriving(`${part('content', 'x'.repeat(2 << 20))}--b--\r\n`, 65536));
+		expect({ status: big.status, code: big.body.code }).toEqual({ status: 413, code: 'rest_body_too_large' });
+		const fields = Array.from({ length: 1001 }, (_, i) => part(`f${i}`, '')).join('');
+		const over = await post('/cms/v2/posts', admin(), arriving(`${fields}${part('content', 'y'.repeat(8 << 20))}--b--\r\n`, 65536));
+		expect({ status: over.status, code: over.body.code }).toEqual({ status: 400, code: 'rest_too_many_input_vars' });
+		// The parser drops a part whose headers never end (a delimiter right after a delimiter): it would go uncounted.
+		const headless = await post('/cms/v2/comments', {}, `--b\r\n--b\r\n${part('content', 'x')}--b--\r\n`);
+		expect(headless.body).toMatchObject({ code: 'rest_upload_invalid_multipart', message: expect.stringContaining('a part has no end of headers') });
+	});
 });
 
 describe('what WordPress reads from a request, and what it says back (the differential suite, test/wordpress)', () => {

@@ -66,7 +66,7 @@ describe('reading users', () => {
 			link: `${server.url}/?author=${u.author.id}`,
 			roles: ['author'],
 			extra_capabilities: { author: true },
-			meta: { persisted_preferences: {} },
+			meta: { persisted_preferences: [] },
 			_links: { self: [{ href: `${server.url}/wp-json/cms/v2/users/${u.author.id}` }], collection: [{ href: `${server.url}/wp-json/cms/v2/users` }] },
 		});
 		expect(edit.registered_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
@@ -223,7 +223,7 @@ describe('writing users', () => {
 			nickname: 'newbie',
 			slug: 'newbie',
 			roles: ['subscriber'],
-			meta: { persisted_preferences: {} },
+			meta: { persisted_preferences: [] },
 		});
 		expect(res.body.password).toBeUndefined();
 		expect((await cms.get(`/users/${res.body.id}`, u.admin, { context: 'edit' })).body).toEqual(res.body);

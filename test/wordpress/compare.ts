@@ -108,11 +108,20 @@ export function typeName(value: unknown): string {
 
 const isScalar = (v: unknown) => v === null || typeof v !== 'object';
 
-/** PHP encodes an empty map as `[]`: an empty array and an object are the same shape. */
+/**
+ * PHP encodes an empty map as `[]`, so an empty array and an object are the same shape, except when both
+ * are empty: then the reference must write what PHP writes (`[]`, or `{}` for an object PHP keeps one).
+ */
 const asObject = (v: unknown): Record<string, unknown> | undefined =>
 	Array.isArray(v) && v.length === 0 ? {} : v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
+const isEmpty = (v: unknown) => v !== null && typeof v === 'object' && Object.keys(v).length === 0;
+
 function compareValues(wp: unknown, ref: unknown, path: string, typeOnly: boolean, out: Difference[]) {
+	if (isEmpty(wp) && isEmpty(ref) && Array.isArray(wp) !== Array.isArray(ref)) {
+		out.push({ kind: 'type', path, wp: Array.isArray(wp) ? '[]' : '{}', ref: Array.isArray(ref) ? '[]' : '{}' });
+		return;
+	}
 	const wpObj = asObject(wp);
 	const refObj = asObject(ref);
 	if (wpObj && refObj && !(Array.isArray(wp) && Array.isArray(ref))) {
@@ -156,6 +165,8 @@ function compareValues(wp: unknown, ref: unknown, path: string, typeOnly: boolea
 		// A revision's or autosave's slug is its post's id: `12-revision-v1`.
 		const [w, r] = [wp, ref].map((s) => s.replace(ID_SLUG, '#$1'));
 		if (w === r && w !== wp) return;
+		// An untitled item's `generated_slug` is its id.
+		if (/(^|\.)generated_slug$/.test(path) && [wp, ref].every((s) => /^\d+$/.test(s))) return;
 	}
 	out.push({ kind: 'value', path, wp, ref });
 }

@@ -619,10 +619,39 @@ const oembed: Req[] = [
 	get('oembed', 'anonymous', `${O}/embed`, { url: '{link:first}' }),
 	get('oembed', 'anonymous', `${O}/embed`, { url: '{link:first}', format: 'xml' }),
 	get('oembed', 'anonymous', `${O}/embed`, { url: '{link:first}', maxwidth: 300 }),
+	get('oembed', 'anonymous', `${O}/embed`, { url: '{link:first}', format: 'yaml' }),
+	get('oembed', 'anonymous', `${O}/embed`, { url: 'http://elsewhere.invalid/post', format: 'yaml' }),
 	get('oembed', 'anonymous', `${O}/embed`, { url: 'http://elsewhere.invalid/post' }),
 	get('oembed', 'anonymous', `${O}/embed`),
 	...asEach(['anonymous', 'contributor', 'editor'], (as) => get('oembed', as, `${O}/proxy`, { url: '{link:first}' })),
 	get('oembed', 'admin', `${O}/proxy`, { url: 'not a url' }),
+];
+
+/**
+ * Issue 40's wider corpus: scalars where a string is declared (`rest_sanitize_value_from_schema` casts them
+ * to text only where the schema lets them through), and validation WordPress does in its handlers.
+ */
+const coercion: Req[] = [
+	post('posts', 'admin', `${W}/posts`, { title: 123, content: 'A numbered title.', status: 'draft' }),
+	post('posts', 'admin', `${W}/posts`, { title: 123 }),
+	post('posts', 'admin', `${W}/posts`, { title: true, content: 'A boolean title.', status: 'draft' }),
+	post('posts', 'admin', `${W}/posts`, { title: { raw: 123 }, content: { raw: 456 }, excerpt: null, status: 'draft' }),
+	post('posts', 'admin', `${W}/posts`, { title: 'Numbered slug', slug: 42, status: 'draft' }),
+	post('posts', 'admin', `${W}/posts`, { title: 'Numbered password', password: 1234, status: 'draft' }),
+	post('tags', 'admin', `${W}/tags`, { name: 42 }),
+	post('comments', 'admin', `${W}/comments`, { post: '{post:second}', content: 7 }),
+	post('comments', 'admin', `${W}/comments`, { post: '{post:second}', content: { raw: 7 } }),
+	post('users', 'admin', `${W}/users/me`, { first_name: 5 }),
+	post('pages', 'admin', `${W}/pages`, { title: 'Bad template', template: 'no-such-template.php' }),
+	post('pages', 'admin', `${W}/pages`, { title: 'No template', template: '', status: 'draft' }),
+	post('posts', 'admin', `${W}/posts`, { title: 'Bad post template', template: 'no-such-template.php' }),
+	post('pages', 'admin', `${W}/pages/{page:about}`, { template: 'no-such-template.php' }),
+	post('posts', 'admin', `${W}/posts`, { title: 'Text featured', featured_media: '{media:notes}', status: 'draft' }, { save: 'post:text-featured' }),
+	post('posts', 'admin', `${W}/posts/{post:text-featured}`, { featured_media: '{media:notes}' }),
+	// An unknown id leaves the featured image; another item that is no image removes it (the answer's `wp:featuredmedia` link).
+	post('posts', 'admin', `${W}/posts`, { title: 'Featured', featured_media: '{media:pixel}', status: 'draft' }, { save: 'post:featured' }),
+	post('posts', 'admin', `${W}/posts/{post:featured}`, { featured_media: 999999 }),
+	post('posts', 'admin', `${W}/posts/{post:featured}`, { featured_media: '{media:notes}' }),
 ];
 
 const B = '/batch/v1';
@@ -658,6 +687,14 @@ const batch: Req[] = [
 	post('batch', 'anonymous', B, { requests: [{ path: `${W}/posts`, body: { title: 'Anonymous batch' } }] }),
 	post('batch', 'admin', B, { validation: 'sometimes', requests: [{ path: `${W}/posts`, body: { title: 'x' } }] }),
 	get('batch', 'admin', B),
+	// A force delete answers `previous` without `_links`; a request refused before it runs answers PHP's empty `headers`, `[]`.
+	post('batch', 'admin', `${W}/posts`, { title: 'Batch deletes me', status: 'draft' }, { save: 'post:batch-delete' }),
+	post('batch', 'admin', B, {
+		requests: [
+			{ method: 'DELETE', path: `${W}/posts/{post:batch-delete}?force=true` },
+			{ path: `${W}/posts`, body: { status: 'nonsense' } },
+		],
+	}),
 ];
 
 const plain: Req[] = [
@@ -718,6 +755,7 @@ export const corpus: Req[] = [
 	...fields,
 	...embed,
 	...envelope,
+	...coercion,
 	...oembed,
 	...batch,
 	...plain,

@@ -94,7 +94,7 @@ function filterFields(data: unknown, fields: string[], linksAlways: boolean): un
 		if (!isObject(item)) return item;
 		const kept = pick(item, tree) as Json;
 		delete kept._links;
-		return links && item._links !== undefined ? { ...kept, _links: item._links } : kept;
+		return links && item._links !== undefined ? { ...kept, _links: item._links } : phpMap(kept);
 	};
 	return Array.isArray(data) ? data.map(one) : one(data);
 }
@@ -162,6 +162,16 @@ const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'connection
  * `_envelope`: the answer becomes a 200 whose body is `{body, status, headers}`, the headers being those
  * the answer set (as WordPress's `envelope_response`, they leave the HTTP answer for the envelope).
  */
+/** PHP's `json_encode` of an empty associative array: `[]`, not `{}`. */
+export const phpMap = <T extends object>(map: T): T | [] => (Object.keys(map).length ? map : []);
+
+/** `phpMap` all the way down: what a PHP structure of nested arrays (a schema) encodes to. */
+export function phpMaps(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(phpMaps);
+	if (!isObject(value)) return value;
+	return phpMap(Object.fromEntries(Object.entries(value).map(([key, v]) => [key, phpMaps(v)])));
+}
+
 export function envelope(body: unknown, status: number, reply: FastifyReply) {
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(reply.getHeaders())) {
@@ -170,7 +180,7 @@ export function envelope(body: unknown, status: number, reply: FastifyReply) {
 		reply.removeHeader(name);
 	}
 	reply.code(200);
-	return { body, status, headers };
+	return { body, status, headers: phpMap(headers) };
 }
 
 /** Header names WordPress writes in a case of their own. */
@@ -209,7 +219,7 @@ export async function shapeAnswer(data: unknown, request: FastifyRequest, reply:
  * A deletion's `previous` is the item's data without its links, as WordPress's controllers answer
  * `{deleted, previous: $previous->get_data()}` (`_links` are the response's, not its data's).
  */
-function withoutPreviousLinks(data: unknown): unknown {
+export function withoutPreviousLinks(data: unknown): unknown {
 	const body = data as { deleted?: unknown; previous?: unknown } | null;
 	if (!body || typeof body !== 'object' || body.deleted !== true || !body.previous || typeof body.previous !== 'object') return data;
 	const { _links, ...previous } = body.previous as Record<string, unknown>;

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Route } from '../http/route';
-import { route } from '../http/route';
+import { answerContextSet, route, setAnswerContext } from '../http/route';
 import { ApiError } from '../http/errors';
 import { allowFor, callRoute, parse, REST_PREFIX, routesByPath } from '../http/dispatch';
 import { InProcessReply, matchRoute, splitPath } from '../http/in-process';
+import { phpMap, withoutPreviousLinks } from '../http/rest-server';
 import type { Services } from '../services';
 import { expandEngineRoutes } from './content/engine-types';
 import { toList } from './content/params';
@@ -40,7 +41,8 @@ const batchBody = z.object({
 const envelopeAnswer = z.object({
 	body: z.unknown().meta({ description: "The route's answer, or its error" }),
 	status: z.int(),
-	headers: z.record(z.string(), z.string()),
+	// PHP's empty map, `[]`, when there are none (a request refused before it ran).
+	headers: z.union([z.record(z.string(), z.string()), z.tuple([])]),
 });
 type Envelope = z.output<typeof envelopeAnswer>;
 
@@ -53,35 +55,43 @@ const batchAnswer = z.union([
 const errorEnvelope = (error: ApiError): Envelope => ({
 	body: { code: error.code, message: error.message, data: { status: error.status, ...error.data } },
 	status: error.status,
-	headers: {},
+	headers: [],
 });
 
-/** A request of the batch as it will run: its route, path parameters and query. */
+/** A request of the batch as matched: its route, path parameters and query, and what refuses it before it runs. */
 interface Prepared {
 	route: Route;
 	params: Record<string, string>;
 	query: Record<string, string | string[]>;
+	error?: ApiError;
 }
 
 /**
  * What WordPress checks before it runs any request of a batch: the route exists, allows batching, and
- * its parameters are valid. The error, or the request ready to run.
+ * its parameters are valid. The error when no route matches, or the matched request with its error, if any.
  */
 function prepare(routes: Route[], request: BatchRequest): Prepared | ApiError {
 	const { path, query } = splitPath(request.path);
 	const match = matchRoute(routes, request.method, path);
 	if (!match) return new ApiError(404, 'No route was found matching the URL and request method.', 'rest_no_route');
-	if (!match.route.batch) return new ApiError(400, 'The requested route does not support batch requests.', 'rest_batch_not_allowed');
+	const prepared = { ...match, query };
+	if (!match.route.batch) return { ...prepared, error: new ApiError(400, 'The requested route does not support batch requests.', 'rest_batch_not_allowed') };
 	try {
 		parse(match.route.params, match.params, 'path', false);
 		parse(match.route.query, query, 'query', false);
 		parse(match.route.body, request.body, 'body', false);
 	} catch (error) {
-		if (error instanceof ApiError) return error;
+		if (error instanceof ApiError) return { ...prepared, error };
 		throw error;
 	}
-	return { ...match, query };
+	return prepared;
 }
+
+/** The refusal of a request before it runs, as an answer; one that matched a route names its `Allow`, as WordPress's `respond_to_request`. */
+const refusal = (check: Prepared | ApiError, allow = ''): Envelope => {
+	const answer = errorEnvelope(check instanceof ApiError ? check : check.error!);
+	return allow ? { ...answer, headers: { Allow: allow } } : answer;
+};
 
 /** Headers a request of the batch may not set: the batch's caller and the transport decide them. */
 const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host', 'connection', 'transfer-encoding', 'keep-alive', 'expect', 'upgrade']);
@@ -94,7 +104,7 @@ const BAD_HEADER_VALUE = /[\r\n\0]/;
  * Runs one request of the batch in process, the way the server runs a request on its own: as the
  * batch's caller (same `Authorization`), through the route's auth, validation and handler.
  */
-async function run(services: Services, batch: FastifyRequest, item: BatchRequest, { route, params, query }: Prepared, allow: string): Promise<Envelope> {
+async function run(services: Services, batch: FastifyRequest, item: BatchRequest, { route, params, query, error: refused }: Prepared, group: Route[]): Promise<Envelope> {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(item.headers ?? {})) {
 		if (RESERVED_HEADERS.has(name.toLowerCase())) continue;
@@ -106,15 +116,23 @@ async function run(services: Services, batch: FastifyRequest, item: BatchRequest
 	}
 	if (batch.headers.authorization) headers.authorization = batch.headers.authorization;
 	if (item.body !== undefined) headers['content-type'] = 'application/json';
-	const request = { method: item.method, url: REST_PREFIX + item.path.split('#')[0], headers, params, query, body: item.body, log: batch.log };
+	const request = { method: item.method, url: REST_PREFIX + item.path.split('#')[0], headers, params, query, body: item.body, log: batch.log } as unknown as FastifyRequest;
+	// As each answer of the REST server (`rest_send_allow_header` runs on every dispatch, the request's own callbacks).
+	const allow = allowFor(group, services, request, params);
+	if (refused) return refusal(refused, allow);
 	const reply = new InProcessReply();
-	// As each answer of the REST server (`rest_send_allow_header` runs on every dispatch).
-	reply.header('Allow', allow);
+	if (allow) reply.header('Allow', allow);
 	try {
-		const data = await callRoute(route, services, request as unknown as FastifyRequest, reply as unknown as FastifyReply, false);
-		return { body: (data === reply ? reply.payload : data) ?? null, status: reply.statusCode, headers: reply.headers };
+		const data = await callRoute(route, services, request, reply as unknown as FastifyReply, false);
+		// As the dispatch: `Allow` again after the write (a force-deleted item allows nothing), in the context it answered in.
+		if (!answerContextSet(request)) setAnswerContext(request, 'edit');
+		const after = allowFor(group, services, request, params);
+		if (after) reply.header('Allow', after);
+		else delete reply.headers.Allow;
+		// What the REST server does to an answer's data that applies here: a deletion's `previous` has no links.
+		return { body: withoutPreviousLinks(data === reply ? reply.payload : data) ?? null, status: reply.statusCode, headers: phpMap(reply.headers) };
 	} catch (error) {
-		if (error instanceof ApiError) return { ...errorEnvelope(error), headers: { Allow: allow } };
+		if (error instanceof ApiError) return refusal(error, allow);
 		// As the server answers a crash: logged, and a 500 that says nothing more.
 		batch.log.error({ err: error }, 'request failed');
 		return errorEnvelope(new ApiError(500, 'internal server error', 'internal_error'));
@@ -154,16 +172,16 @@ export function batchRoutes(routes: () => Route[]): Route[] {
 				const table = expandEngineRoutes(routes(), services.store);
 				const checks = body.requests.map((item) => prepare(table, item));
 				const byPath = routesByPath(table);
-				if (body.validation === 'require-all-validate' && checks.some((check) => check instanceof ApiError)) {
+				if (body.validation === 'require-all-validate' && checks.some((check) => check instanceof ApiError || check.error)) {
 					// Nothing runs: the invalid requests get their error, the others null.
-					return { failed: 'validation' as const, responses: checks.map((check) => (check instanceof ApiError ? errorEnvelope(check) : null)) };
+					return { failed: 'validation' as const, responses: checks.map((check) => (check instanceof ApiError || check.error ? refusal(check) : null)) };
 				}
 				const responses: Envelope[] = [];
 				const budget = { left: services.config.batchAnswerMaxBytes, limit: services.config.batchAnswerMaxBytes };
 				// One after the other, in order: a later request may read what an earlier one wrote.
 				for (const [i, item] of body.requests.entries()) {
 					const check = checks[i];
-					const answer = check instanceof ApiError ? errorEnvelope(check) : await run(services, request, item, check, allowFor(byPath.get(check.route.path) ?? [], services, request, check.params));
+					const answer = check instanceof ApiError ? refusal(check) : await run(services, request, item, check, byPath.get(check.route.path) ?? []);
 					responses.push(within(budget, answer));
 				}
 				return { responses };

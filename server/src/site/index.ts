@@ -4,6 +4,7 @@ import type { Route } from '../http/route';
 import { namespaceOf, route } from '../http/route';
 import { notFound } from '../http/errors';
 import { REST_PREFIX } from '../http/dispatch';
+import { phpMaps } from '../http/rest-server';
 import { expandEngineRoutes } from './content/engine-types';
 import { SITE_NAMESPACES } from './namespaces';
 import { ARG_JSON, wpArg } from './arg-schema';
@@ -25,7 +26,7 @@ export const ADMIN_PATH = 'wp-admin';
 type JsonSchema = { properties?: Record<string, Record<string, unknown>>; required?: string[] };
 
 /** Arguments per route: the table never changes, and converting the schemas is the slow part of the index. */
-const argsCache = new WeakMap<Route, Record<string, Record<string, unknown>>>();
+const argsCache = new WeakMap<Route, Args>();
 
 /** The fields of an object schema (or of the object a PHP-style query pipes into). */
 function shapeOf(schema: ZodType): Record<string, ZodType> | undefined {
@@ -43,7 +44,9 @@ export function ownMeta(field: ZodType): Record<string, unknown> | undefined {
 }
 
 /** A route's arguments as the index shows them: name -> {type, required, enum, default, ...}. */
-function args(r: Route): Record<string, Record<string, unknown>> {
+type Args = Record<string, Record<string, unknown>> | [];
+
+function args(r: Route): Args {
 	const cached = argsCache.get(r);
 	if (cached) return cached;
 	const out: Record<string, Record<string, unknown>> = {};
@@ -64,16 +67,18 @@ function args(r: Route): Record<string, Record<string, unknown>> {
 			out[name] = wpArg(name, { ...rest, required });
 		}
 	}
-	argsCache.set(r, out);
-	return out;
+	// As PHP encodes the schema: every empty map (no arguments, `properties` none, `default` none) is `[]`.
+	const encoded = phpMaps(out) as Args;
+	argsCache.set(r, encoded);
+	return encoded;
 }
 
 /**
  * An argument's keys that depend on the site (meta given as `(services) => value`: the site's post types,
  * its search subtypes), computed for the answer; the rest is the route's, made once.
  */
-function siteArgs(table: Record<string, Record<string, unknown>>, services: Services) {
-	if (!Object.values(table).some((arg) => Object.values(arg).some((v) => typeof v === 'function'))) return table;
+function siteArgs(table: Args, services: Services): Args {
+	if (Array.isArray(table) || !Object.values(table).some((arg) => Object.values(arg).some((v) => typeof v === 'function'))) return table;
 	return Object.fromEntries(
 		Object.entries(table).map(([name, arg]) => [name, Object.fromEntries(Object.entries(arg).map(([k, v]) => [k, typeof v === 'function' ? v(services) : v]))]),
 	);
@@ -82,7 +87,7 @@ function siteArgs(table: Record<string, Record<string, unknown>>, services: Serv
 interface Endpoint {
 	methods: string[];
 	allow_batch?: { v1: true };
-	args: Record<string, Record<string, unknown>>;
+	args: Args;
 }
 
 interface RouteEntry {
@@ -115,7 +120,7 @@ export function routesMap(routes: Route[], services: Services, { namespace, help
 		if (namespace !== undefined && ns !== namespace) continue;
 		const entry = (map[wpPattern(r.path, r.patterns)] ??= { namespace: ns, methods: [], endpoints: [] });
 		entry.methods.push(r.method);
-		if (help && r.schema && !entry.schema) entry.schema = r.schema(services);
+		if (help && r.schema && !entry.schema) entry.schema = phpMaps(r.schema(services)) as Record<string, unknown>;
 		// As WordPress does: a route without path parameters links to itself.
 		if (!r.path.includes('{')) entry._links = { self: [{ href: `${services.baseUrl}${REST_PREFIX}${r.path}` }] };
 		const same = editable(r) && entry.endpoints.find((e) => {
@@ -187,7 +192,8 @@ const routeEntryAnswer = z.object({
 		z.object({
 			methods: z.array(z.string()),
 			allow_batch: z.object({ v1: z.literal(true) }).optional(),
-			args: z.record(z.string(), z.record(z.string(), z.unknown())).meta({ description: "Each argument's JSON Schema keywords" }),
+			// `[]` (PHP's empty map) for an endpoint without arguments.
+			args: z.union([z.record(z.string(), z.record(z.string(), z.unknown())), z.tuple([])]).meta({ description: "Each argument's JSON Schema keywords" }),
 		}),
 	),
 	schema: z.record(z.string(), z.unknown()).optional().meta({ description: "The resource's JSON Schema (`context=help`)" }),

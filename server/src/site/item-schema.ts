@@ -67,6 +67,29 @@ export function fieldArg(field: ZodType): Schema {
 	return rest;
 }
 
+/** PHP's `strval` of a scalar (`true` is "1", `false` ""); anything else is no text. */
+const phpText = (value: unknown) =>
+	typeof value === 'string' ? value : typeof value === 'number' ? String(value) : typeof value === 'boolean' ? (value ? '1' : '') : undefined;
+
+/**
+ * A text field WordPress's item schema declares as `{raw, rendered}` (a post's `title`, `content`, `excerpt`,
+ * media's `caption` and `description`, a comment's `content`), as a create or update argument. Its
+ * `arg_options` turn WordPress's validation and sanitizing off, and the controller reads a string or
+ * the object's `raw` (`prepare_item_for_database`); any other value (a number, `null`, a list) is no
+ * text and is left out, as if not sent. A scalar `raw` becomes text when saved; the comments controller
+ * takes a string `raw` only (`stringRaw`).
+ */
+export const rawTextArg = (field: ZodType, { stringRaw = false } = {}) =>
+	z
+		.preprocess((value) => {
+			if (typeof value === 'string') return value;
+			if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+			const { raw } = value as { raw?: unknown };
+			return stringRaw && typeof raw !== 'string' ? undefined : phpText(raw);
+		}, z.string().optional())
+		// Shown as the item schema's field, as WordPress derives the argument from it.
+		.meta(fieldArg(field));
+
 /**
  * An item schema as a route's answer (the contract): every field of a WordPress item is shown in some
  * contexts only (its `context` meta), so each may be absent from an answer, as the contract says.

@@ -145,7 +145,11 @@ export const oembedRoutes = [
 		// WordPress declares `format` and `maxwidth` with a default only: untyped, as the index shows them.
 		query: z.object({
 			url: z.url(),
-			format: z.unknown().default('json').pipe(z.enum(['json', 'xml'])),
+			// `wp_oembed_ensure_format`: any other format is JSON.
+			format: z
+				.unknown()
+				.default('json')
+				.transform((format) => (format === 'xml' ? 'xml' : 'json')),
 			maxwidth: z.unknown().default(MAX_WIDTH).pipe(maxwidth),
 		}),
 		// JSON, or with `format=xml` the same fields as XML (its errors too).

@@ -12,7 +12,7 @@ import { sitePostTypes } from '../registry';
 import { can } from '../roles';
 import { authCode, canEdit, canRead, denied, editableSql, readableSql } from './capabilities';
 import { formatGmt, formatLocal, parseDateTime, wholeSeconds } from './dates';
-import { fieldArg, itemAnswer, trashOrDeleteAnswer, wpItemSchema } from '../item-schema';
+import { itemAnswer, rawTextArg, trashOrDeleteAnswer, wpItemSchema } from '../item-schema';
 import { DIGITS, contextParam, dateTime, idList, searchParam, wpBool, wpInt } from './params';
 import { ALL, type Context, type ContextTable, EDIT, VIEW_EDIT } from '../contexts';
 import { inList, pagingHeaders, pathId, checkPage, Where } from './query';
@@ -270,11 +270,7 @@ const commentBody = z.object({
 	author_name: z.string().max(245).transform(authorName).optional(),
 	author_url: urlParam.max(200).optional(),
 	author_user_agent: z.string().max(254).optional().meta({ description: 'User agent for the comment author.' }),
-	// A string or `{raw}`, shown as the item schema's field.
-	content: z
-		.union([z.string(), z.object({ raw: z.string() })])
-		.optional()
-		.meta({ ...fieldArg(contentField), anyOf: undefined }),
+	content: rawTextArg(contentField, { stringRaw: true }),
 	date: dateTime.optional(),
 	date_gmt: dateTime.optional(),
 	parent: wpInt(0).optional(),
@@ -291,7 +287,7 @@ type CommentBody = z.output<typeof commentBody>;
 /** Creating takes the same fields; WordPress declares `parent` and `post` with their default there. */
 const createBody = commentBody.extend({ parent: commentBody.shape.parent.meta({ default: 0 }), post: commentBody.shape.post.meta({ default: 0 }) });
 
-const contentOf = (body: CommentBody) => (body.content === undefined ? undefined : (typeof body.content === 'string' ? body.content : body.content.raw).trim());
+const contentOf = (body: CommentBody) => body.content?.trim();
 
 /** The body's date as stored (ms GMT), when given. */
 function dateOf(body: CommentBody, zone: string): number | undefined {

@@ -1,6 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { qBool } from '../../http/schema';
-import { fieldArg } from '../item-schema';
+import { fieldArg, rawTextArg } from '../item-schema';
 import { isDateTime } from './dates';
 import { CONTEXTS, type Context } from '../contexts';
 import { contentField, excerptField, titleField } from './post-schema';
@@ -103,13 +103,6 @@ const metaBody = z.looseObject({
 
 // ---- item bodies ----
 
-/** `title`, `content`, `excerpt`: a string, or an object whose `raw` is the string (WordPress takes both). */
-const rawText = (field: ZodType) =>
-	z
-		.preprocess((value) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as { raw?: unknown }).raw : value), z.string())
-		.optional()
-		// Shown as the item schema's field, as WordPress derives the argument from it.
-		.meta(fieldArg(field));
 
 const openClosed = z.enum(['open', 'closed']);
 
@@ -121,9 +114,9 @@ export function itemBody(def: PostType) {
 		slug: z.string().max(1000).optional(),
 		status: z.enum(WRITABLE_STATUSES).optional(),
 		password: z.string().max(255).optional(),
-		title: rawText(titleField()),
-		content: rawText(contentField),
-		excerpt: rawText(excerptField),
+		title: rawTextArg(titleField()),
+		content: rawTextArg(contentField),
+		excerpt: rawTextArg(excerptField),
 		author: wpInt(0).optional(),
 		featured_media: wpInt(0).optional(),
 		comment_status: openClosed.optional(),

@@ -85,12 +85,11 @@ function checkValues(env: WriteEnv, before: ContentRow | undefined, body: ItemBo
 	const store = services.store;
 	if (body.author && body.author !== env.user?.id && !store.users.byId(body.author)) throw badRequest('Invalid author ID.', 'rest_invalid_author');
 	if (body.featured_media) {
+		// WordPress 6.1's `set_post_thumbnail`: an image is set, any other item of the site removes the featured
+		// image, an unknown id changes nothing; create and update alike ignore what `handle_featured_media` answers.
 		const media = store.content.get(body.featured_media);
-		if (!media || media.type !== 'attachment' || !media.mime_type.startsWith('image/')) {
-			// WordPress's `create_item` ignores what `handle_featured_media` says; `update_item` refuses.
-			if (before) throw badRequest('Invalid featured media ID.', 'rest_invalid_featured_media');
-			body.featured_media = 0;
-		}
+		if (!media) body.featured_media = undefined;
+		else if (media.type !== 'attachment' || !media.mime_type.startsWith('image/')) body.featured_media = 0;
 	}
 	// An item as its own parent has none (`wp_check_post_hierarchy_for_loops`).
 	if (def.hierarchical && before && body.parent === before.id) body.parent = 0;

@@ -11,11 +11,15 @@ import { grantsOf } from '../roles';
 
 const avatar = (size: number) => z.string().meta({ description: `Avatar URL with image size of ${size} pixels.`, format: 'uri', context: ALL });
 
-/** The block editor's preferences, the one user meta field WordPress 6.1 registers (edit context only). */
+const preferences = z.object({ _modified: z.string().meta({ description: 'The date and time the preferences were updated.', format: 'date-time', readonly: false }).optional() });
+/**
+ * The block editor's preferences, the one user meta field WordPress 6.1 registers (edit context only).
+ * None kept is its default, PHP's empty map: `[]`.
+ */
 export const userMetaFields = z.object({
 	persisted_preferences: z
-		.object({ _modified: z.string().meta({ description: 'The date and time the preferences were updated.', format: 'date-time', readonly: false }).optional() })
-		.meta({ description: '', default: [], context: EDIT, additionalProperties: true })
+		.union([preferences, z.tuple([])])
+		.meta({ description: '', type: 'object', properties: z.toJSONSchema(preferences).properties, default: [], context: EDIT, additionalProperties: true })
 		.optional(),
 });
 
@@ -83,8 +87,8 @@ export function userView(services: Services, user: UserRow, context: Context): R
 		extra_capabilities: { [user.role]: true },
 		avatar_urls: avatarUrls(user),
 		// WordPress 6.1+ registers one user meta field, the block editor's preferences, for the edit
-		// context only (none are kept here: an empty object); otherwise an empty list.
-		meta: context === 'edit' ? { persisted_preferences: {} } : [],
+		// context only (none are kept here: its default, PHP's empty map `[]`); otherwise an empty list.
+		meta: context === 'edit' ? { persisted_preferences: [] } : [],
 		_links: { self: [{ href: userUrl(services, user.id) }], collection: [{ href: usersUrl(services) }] },
 	};
 	return inContext(full, USER_FIELDS, context);
