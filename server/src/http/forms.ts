@@ -1,13 +1,16 @@
+import type { Readable } from 'node:stream';
+import { Dicer } from '@fastify/busboy';
+import { errorCodes } from 'fastify';
 import { badRequest } from './errors';
 import { checkFileCount, checkNesting, fieldCounter, type InputLimits } from './input-limits';
 import { bracketQuery } from './query';
 
 /**
  * Form bodies as PHP, and so WordPress, reads them: `application/x-www-form-urlencoded` and the fields
- * of `multipart/form-data`, nested as PHP nests `a[b]=1&a[c][]=2` (the same reading as query strings).
- * Both are read from the buffered body, so the server's body limit holds for them as for JSON, and
- * within PHP's input limits (`input-limits.ts`), checked as each field is met: a body past them costs
- * no more than the fields up to the limit.
+ * of `multipart/form-data`, nested as PHP nests `a[b]=1&a[c][]=2` (the same reading as query strings),
+ * within the server's body limit as JSON is, and within PHP's input limits (`input-limits.ts`), checked
+ * as each field is met: a body past them costs no more than the fields up to the limit. A urlencoded
+ * body is read from the buffered body; a multipart one as it arrives (`multipartFields`).
  */
 
 /** `filename*=UTF-8''na%C3%AFve.txt` (RFC 5987) decoded; undefined when it is not that form. */
@@ -48,42 +51,183 @@ export interface FormPart {
 	data: Buffer;
 }
 
-/** The parts of a buffered `multipart/form-data` body; a body that is not one, or has too many parts, is a 400. */
-export function multipartParts(body: Buffer, contentType: string, limits: InputLimits): FormPart[] {
+/** A `multipart/form-data` body: its fields nested as PHP nests them, its files (WordPress's `$_FILES`) beside them. */
+export interface MultipartForm {
+	fields: unknown;
+	files: FormPart[];
+}
+
+const invalid = (why: string) => badRequest(`The multipart/form-data body is invalid: ${why}.`, 'rest_upload_invalid_multipart');
+
+/**
+ * Resolves once `body` has ended, counting its bytes as they flow to its readers: past `maxBytes` it
+ * fails as Fastify's own body limit does (Fastify counts only the bodies it buffers itself) and stops
+ * reading, so that the connection closes after the answer.
+ */
+function bodyEnd(body: Readable, maxBytes: number): Promise<void> {
+	return new Promise((resolve, reject) => {
+		let bytes = 0;
+		const count = (chunk: Buffer) => {
+			bytes += chunk.length;
+			if (bytes <= maxBytes) return;
+			body.off('data', count);
+			body.pause();
+			reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+		};
+		body.on('data', count);
+		body.once('end', resolve);
+		body.once('error', reject);
+	});
+}
+
+/**
+ * Fails with `error` once the rest of `body` has been read and dropped (within `maxBytes`): the client,
+ * still sending, then reads the answer, which a connection closed under it would lose.
+ */
+export function refuseAfterBody(body: Readable, maxBytes: number, error: Error): Promise<never> {
+	return bodyEnd(body, maxBytes).then(() => Promise.reject(error));
+}
+
+/**
+ * Bytes handed to the parser at a time, and parts read in one turn of the event loop. The parser reads
+ * what it is given at once (a socket's chunk is up to 64 KiB: thousands of tiny parts, at about 10
+ * microseconds each, a stream each): so pieces start small and grow while no part begins in them (a
+ * file's bytes), a refusal stops it within a piece, and past `turn` parts the rest of a chunk waits for
+ * the next turn, the body paused, so that no request holds the loop for long.
+ */
+const PIECE = { min: 1024, max: 65536, turn: 100 };
+
+/** busboy's parser of the parts of a body of `contentType`; a type without a usable boundary is a 400. */
+function partsParser(contentType: string): Dicer {
 	const boundary = contentType.match(/boundary=(?:"([^"]+)"|([^;\s]+))/i);
-	const invalid = (why: string) => badRequest(`The multipart/form-data body is invalid: ${why}.`, 'rest_upload_invalid_multipart');
 	if (!boundary) throw invalid('the Content-Type has no boundary');
-	const dash = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
-	const delimiter = Buffer.concat([Buffer.from('\r\n'), dash]);
-	const parts: FormPart[] = [];
-	const countField = fieldCounter(limits, 'form body');
-	let files = 0;
-	let at = body.indexOf(dash);
-	if (at < 0) throw invalid('the boundary does not occur in the body');
-	for (;;) {
-		at += dash.length;
-		// `--` after a delimiter ends the body.
-		if (body[at] === 0x2d && body[at + 1] === 0x2d) return parts;
-		const headStart = body.indexOf('\r\n', at);
-		const headEnd = body.indexOf('\r\n\r\n', at);
-		if (headStart < 0 || headEnd < 0) throw invalid('a part has no end of headers');
-		const next = body.indexOf(delimiter, headEnd + 4);
-		if (next < 0) throw invalid('the closing boundary is missing');
-		const headers: Record<string, string> = {};
-		for (const line of body.subarray(headStart + 2, headEnd).toString('utf8').split('\r\n')) {
-			const colon = line.indexOf(':');
-			if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-		}
-		const disposition = dispositionParams(headers['content-disposition'] ?? '');
-		if (disposition.name === undefined) throw invalid('a part has no Content-Disposition name');
-		if (disposition.filename === undefined) countField();
-		else checkFileCount(limits, ++files);
-		checkNesting(limits, disposition.name, 'form body');
-		parts.push({ name: disposition.name, filename: disposition.filename, type: headers['content-type'], data: body.subarray(headEnd + 4, next) });
-		at = next + 2;
+	// No header size or count of its own (Dicer cuts a part's headers silently past them): the body's limit bounds
+	// headers as it bounds data. (`maxHeaderSize` is busboy's `limits.headerSize`, missing from Dicer's types.)
+	const config: Dicer.Config & { maxHeaderSize: number } = { boundary: boundary[1] ?? boundary[2], maxHeaderSize: Infinity, maxHeaderPairs: Infinity };
+	try {
+		return new Dicer(config);
+	} catch {
+		// Dicer takes boundaries of up to 252 characters (RFC 2046 allows 70).
+		throw invalid('the boundary is too long');
 	}
 }
 
+/**
+ * A `multipart/form-data` body, read as it arrives. busboy's multipart parser (Dicer, from
+ * `@fastify/busboy`) finds the boundaries and the parts' headers; what a part is, is PHP's rule, read
+ * here: a part is a file when its `Content-Disposition` has a `filename`, its type is the part's
+ * `Content-Type` as sent (none when absent: the upload then sniffs the bytes), values are UTF-8. Fields
+ * and files are counted and their names' nesting checked as each part's headers arrive; past a limit, or
+ * in a malformed body, parsing stops and the rest of the body is read and dropped before the 400 (past
+ * `maxBytes`, the 413 is at once). Files' bytes are kept only when `keepFiles` (the media upload);
+ * elsewhere they are counted and dropped, as WordPress's other controllers ignore `$_FILES`.
+ */
+export function multipartFields(
+	body: Readable,
+	contentType: string,
+	limits: InputLimits,
+	{ keepFiles = true, maxBytes = Infinity }: { keepFiles?: boolean; maxBytes?: number } = {},
+): Promise<MultipartForm> {
+	return new Promise((resolve, reject) => {
+		const parser = partsParser(contentType);
+		const whole = bodyEnd(body, maxBytes);
+		const fields: Fields = Object.create(null);
+		const files: FormPart[] = [];
+		const countField = fieldCounter(limits, 'form body');
+		let fileCount = 0;
+		// Parts found, and those whose data is still arriving; whether the last part found has not shown its headers
+		// yet (a part without them would never be counted); whether the closing boundary has been met.
+		let found = 0;
+		let open = 0;
+		let headless = false;
+		let closed = false;
+		let refused = false;
+
+		/** Parsing stops; the answer is `error` once the rest of the body has been read and dropped, or at once. */
+		const refuse = (error: Error, now = false) => {
+			if (refused) return;
+			refused = true;
+			parser.destroy();
+			if (now) reject(error);
+			else whole.then(() => reject(error), reject);
+		};
+		whole.catch((error: Error) => refuse(error, true));
+		const settle = () => {
+			if (closed && open === 0 && !refused) resolve({ fields: bracketQuery(fields), files });
+		};
+
+		parser.on('part', (part) => {
+			found++;
+			// The parser's own error says why a part broke off.
+			part.on('error', () => {});
+			if (headless) refuse(invalid('a part has no end of headers'));
+			headless = true;
+			part.on('header', (header: Record<string, string[]>) => {
+				headless = false;
+				if (refused) return part.resume();
+				// Header values are the bytes as latin1 text; names and file names are UTF-8.
+				const { name, filename } = dispositionParams(Buffer.from(header['content-disposition']?.[0] ?? '', 'latin1').toString('utf8'));
+				try {
+					if (name === undefined) throw invalid('a part has no Content-Disposition name');
+					if (filename === undefined) countField();
+					else checkFileCount(limits, ++fileCount);
+					checkNesting(limits, name, 'form body');
+				} catch (error) {
+					part.resume();
+					return refuse(error as Error);
+				}
+				open++;
+				const keep = filename === undefined || keepFiles;
+				const chunks: Buffer[] = [];
+				part.on('data', (chunk: Buffer) => keep && chunks.push(chunk));
+				part.on('end', () => {
+					open--;
+					if (filename === undefined) addField(fields, name, Buffer.concat(chunks).toString('utf8'));
+					else if (keep) files.push({ name, filename, type: header['content-type']?.[0].trim(), data: Buffer.concat(chunks) });
+					settle();
+				});
+			});
+		});
+		parser.on('finish', () => {
+			closed = true;
+			if (headless) refuse(invalid('a part has no end of headers'));
+			settle();
+		});
+		parser.on('error', (error) => refuse(invalid(/unexpected end/i.test(error.message) ? 'the closing boundary is missing' : error.message)));
+
+		// The body in pieces (`PIECE`); `waiting` while the rest of a chunk waits for the next turn, the body paused.
+		let piece = PIECE.min;
+		let waiting = false;
+		let arrived = false;
+		const end = () => refused || parser.end();
+		const feed = (chunk: Buffer) => {
+			const first = found;
+			for (let at = 0; at < chunk.length && !refused; at += piece) {
+				if (found - first >= PIECE.turn) {
+					waiting = true;
+					body.pause();
+					setImmediate(() => {
+						waiting = false;
+						feed(chunk.subarray(at));
+						if (waiting) return;
+						body.resume();
+						if (arrived) end();
+					});
+					return;
+				}
+				const before = found;
+				parser.write(chunk.subarray(at, at + piece));
+				piece = found === before ? Math.min(piece * 2, PIECE.max) : PIECE.min;
+			}
+		};
+		body.on('data', feed);
+		// A paused body may still end (its last chunk was read): the parser ends after that chunk's rest.
+		body.once('end', () => {
+			arrived = true;
+			if (!waiting) end();
+		});
+	});
+}
 
 type Fields = Record<string, string | string[]>;
 
@@ -117,18 +261,4 @@ export function urlencodedFields(body: string, limits: InputLimits): unknown {
 		addField(fields, name, value);
 	}
 	return bracketQuery(fields);
-}
-
-/**
- * A `multipart/form-data` body: its fields nested as PHP nests them, and its files (WordPress's
- * `$_FILES`) beside them, out of the fields. A body that is not multipart is a 400.
- */
-export function multipartFields(body: Buffer, contentType: string, limits: InputLimits): { fields: unknown; files: FormPart[] } {
-	const fields: Fields = Object.create(null);
-	const files: FormPart[] = [];
-	for (const part of multipartParts(body, contentType, limits)) {
-		if (part.filename !== undefined) files.push(part);
-		else addField(fields, part.name, part.data.toString('utf8'));
-	}
-	return { fields: bracketQuery(fields), files };
 }

@@ -485,7 +485,7 @@ export const mediaRoutes: Route[] = [
 		// 412: the file is not the one its Content-MD5 names.
 		errors: [403, 412],
 		handler: async ({ services, siteUser: user, request, reply }) => {
-			const { fields, file } = readUpload(request, services.config);
+			const { fields, file } = readUpload(request);
 			const input = { ...(request.query as object), ...fields };
 			const parsed = uploadFields.safeParse(input, builtInIssues);
 			if (!parsed.success) throw invalidParams(parsed.error, input, 'query');

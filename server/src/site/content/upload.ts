@@ -3,8 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import mime from 'mime-types';
 import { ApiError, badRequest } from '../../http/errors';
 import { detectMime } from '../../media/load';
-import { dispositionParams, multipartFields } from '../../http/forms';
-import type { InputLimits } from '../../http/input-limits';
+import { dispositionParams, type MultipartForm } from '../../http/forms';
 
 /**
  * Reading a media upload as WordPress's attachments controller takes it: either a raw body (the file's
@@ -76,17 +75,16 @@ function upload(data: Buffer, name: string, declared: string | undefined): Uploa
 
 /**
  * The form fields of a `POST /cms/v2/media` (multipart only: a raw body carries its fields in the
- * query string) and its file. The file is read when asked for, so that the caller checks fields and
- * permissions first; a missing or empty file throws WordPress's errors then.
+ * query string) and its file. The file is checked when asked for, so that the caller checks fields and
+ * permissions first; a missing or empty file throws WordPress's errors then. The route's scope reads a
+ * multipart body into a `MultipartForm` (`http/dispatch.ts`), any other body into a Buffer.
  */
-export function readUpload(request: FastifyRequest, limits: InputLimits): { fields: Record<string, unknown>; file: () => Upload } {
-	const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-	const contentType = header(request, 'content-type');
-	if (contentType && /^multipart\/form-data\b/i.test(contentType)) {
-		const { fields, files } = multipartFields(body, contentType, limits);
-		const file = files.find((part) => part.name === 'file');
+export function readUpload(request: FastifyRequest): { fields: Record<string, unknown>; file: () => Upload } {
+	const body = request.body as Buffer | MultipartForm | undefined;
+	if (body && !Buffer.isBuffer(body)) {
+		const file = body.files.find((part) => part.name === 'file');
 		return {
-			fields: fields as Record<string, unknown>,
+			fields: body.fields as Record<string, unknown>,
 			file: () => {
 				if (!file || file.data.length === 0) throw noData();
 				checkMd5(request, file.data);
@@ -94,7 +92,7 @@ export function readUpload(request: FastifyRequest, limits: InputLimits): { fiel
 			},
 		};
 	}
-	return { fields: {}, file: () => rawUpload(request, body, contentType) };
+	return { fields: {}, file: () => rawUpload(request, body ?? Buffer.alloc(0), header(request, 'content-type')) };
 }
 
 /** WordPress's `upload_from_data`: the body is the file, named by `Content-Disposition`. */
