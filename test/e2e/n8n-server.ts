@@ -18,6 +18,9 @@ export interface Execution {
 	waitTill: string | null;
 }
 
+/** The owner account `setupOwner()` makes (n8n asks for a name and a password of 8+ characters with a digit and a capital). */
+export const OWNER = { email: 'owner@example.com', firstName: 'Ada', lastName: 'Owner', password: 'Owner-Passw0rd' };
+
 /** Printed once n8n has started its server and activated the published workflows. */
 const READY = /Editor is now accessible via/;
 
@@ -100,6 +103,23 @@ export async function n8nServer(dir: string, extensions: string, options: { node
 				await exited;
 				clearTimeout(kill);
 			}
+		},
+
+		/**
+		 * Sets up the owner account of a new instance through n8n's REST API, as its setup page does; returns
+		 * a caller of that API signed in as the owner: `rest('POST', '/rest/credentials', {...})` gives the
+		 * answer's `data`, and throws on an error status.
+		 */
+		async setupOwner() {
+			const setup = await fetch(`${url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
+			if (!setup.ok) throw new Error(`n8n owner setup: ${setup.status} ${await setup.text()}`);
+			const cookie = /n8n-auth=[^;]+/.exec(setup.headers.get('set-cookie') ?? '')?.[0] ?? '';
+			return async (method: string, route: string, body?: unknown) => {
+				const res = await fetch(`${url}${route}`, { method, headers: { cookie, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+				const text = await res.text();
+				if (!res.ok) throw new Error(`n8n ${method} ${route}: ${res.status} ${text}`);
+				return JSON.parse(text).data;
+			};
 		},
 
 		/** What n8n printed since the last start (for failure messages). */
