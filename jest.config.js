@@ -47,9 +47,6 @@ module.exports = {
 			displayName: 'package',
 			roots: ['<rootDir>/test'],
 			testMatch: ['**/*.test.ts'],
-			// The editor's browser e2e (`npm run test:editor`, 80-110 s) stays out of the default run until CI's
-			// time has room for it (issue 39): .ci/run is near its 40 minutes.
-			testPathIgnorePatterns: process.env.WDM_EDITOR_TEST ? [] : ['/test/e2e/editor\\.test\\.ts$'],
 		},
 		floor,
 	],

@@ -57,6 +57,8 @@ async function webhookRoute(this: IHookFunctions, method: IHttpRequestMethods, b
  * server records this attempt as failed, so the redelivery runs. Should the claim fail, webhook() fails
  * and n8n answers 500: the server delivers the event again rather than run it twice or lose it.
  */
+const eventNames = Object.fromEntries(webhookEventOptions.map((option) => [option.value, option.name]));
+
 async function claimed(this: IWebhookFunctions): Promise<boolean> {
 	const subscription = this.getWorkflowStaticData('node').subscriptionId as string | undefined;
 	if (!subscription) return true;
@@ -84,7 +86,8 @@ export class WdmTrigger implements INodeType {
 		icon: { light: 'file:wdmTrigger.svg', dark: 'file:wdmTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ") || "all events"}}',
+		// The events' names, not their values ("Message Updates", not "messages_update").
+		subtitle: `={{$parameter["events"].map((event) => (${JSON.stringify(eventNames)})[event] || event).join(", ") || "All events"}}`,
 		description: 'Starts the workflow when a WDM gateway device has an event (a message, a receipt, a connection change, ...)',
 		defaults: { name: 'WDM Trigger' },
 		inputs: [],

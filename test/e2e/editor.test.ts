@@ -198,6 +198,9 @@ test('the bot example: imported from file, a test event from the sandbox, publis
 	const sandbox = client(server.url, SANDBOX);
 	const inbound = async (text: string) => expect((await sandbox.post(`/devices/${bot.name}/inbound`, { from: '5511988887777', text }, { key: ADMIN_KEY })).status).toBe(200);
 
+	// The canvas names the trigger's events as the Events field does, not by their values.
+	await canvasNode(page, 'WDM Trigger').getByText('Messages', { exact: true }).waitFor();
+
 	// "Test this trigger": the node listens, the sandbox's contact writes, the event shows as its output.
 	const view = await openNode(page, 'WDM Trigger');
 	await view.getByTestId('node-execute-button').click();

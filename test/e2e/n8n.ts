@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -202,8 +203,48 @@ export async function n8nCli(dir: string, extensions: string, options: { nodeOpt
 	};
 }
 
-/** The environment of an n8n of its own: user folder (hence SQLite database) in `dir`, custom nodes from `extensions`. */
+/**
+ * The environment of an n8n of its own: user folder (hence SQLite database) in `dir`, custom nodes from
+ * `extensions`. A new user folder starts from a copy of an empty, migrated database (`migratedDatabase`).
+ */
 export async function n8nEnv(dir: string, extensions: string, options: { nodeOptions?: string } = {}): Promise<NodeJS.ProcessEnv> {
+	const database = path.join(dir, '.n8n', 'database.sqlite');
+	if (!fs.existsSync(database)) {
+		const template = await migratedDatabase();
+		fs.mkdirSync(path.dirname(database), { recursive: true });
+		fs.copyFileSync(template, database);
+	}
+	return isolatedEnv(dir, extensions, options);
+}
+
+/**
+ * An empty n8n database with n8n's migrations run, made once per machine and n8n version (`n8n
+ * list:workflow` in an empty user folder): every instance of every suite would otherwise run the same
+ * ~150 migrations on its first command, 10-30 s each on a loaded two-core machine.
+ */
+async function migratedDatabase(): Promise<string> {
+	const template = path.join(N8N_CACHE, 'migrated-database.sqlite');
+	if (fs.existsSync(template)) return template;
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-n8n-template-'));
+	try {
+		const exit = await run(NODE24, [N8N_BIN, 'list:workflow'], { env: await isolatedEnv(dir, path.join(dir, 'no-extensions')), timeoutMs: 4 * 60_000 });
+		if (exit.code !== 0) throw failure('n8n list:workflow (migrating an empty database)', exit);
+		// n8n leaves its migrations in the write-ahead log: folded into the file, which is then copied whole.
+		const database = path.join(dir, '.n8n', 'database.sqlite');
+		const db = new Database(database);
+		db.pragma('wal_checkpoint(TRUNCATE)');
+		db.close();
+		// Written aside, then renamed: suites running side by side may make it at the same time.
+		const partial = `${template}.${process.pid}`;
+		fs.copyFileSync(database, partial);
+		fs.renameSync(partial, template);
+		return template;
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+async function isolatedEnv(dir: string, extensions: string, options: { nodeOptions?: string } = {}): Promise<NodeJS.ProcessEnv> {
 	const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(N8N_|DB_)/.test(key)));
 	delete env.NODE_ENV; // jest sets "test", and n8n then refuses to load nodes
 	Object.assign(env, {
