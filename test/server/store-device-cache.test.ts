@@ -1,6 +1,6 @@
 import { Store } from '../../server/src/store';
 
-/** The devices repository keeps rows read by id and token in memory: what it answers must stay current. */
+/** The devices repository keeps rows read by id, token and name in memory: what it answers must stay current. */
 function storeWithDevice() {
 	const store = Store.open(':memory:');
 	const { user } = store.users.create('owner');
@@ -32,13 +32,39 @@ test('a write rolled back leaves the committed row, also when it was read inside
 	store.close();
 });
 
-test('a deleted device is gone by token and by id; a wrong token finds nothing', () => {
+test('a deleted device is gone by token, id and name; a wrong token finds nothing', () => {
 	const store = storeWithDevice();
-	store.devices.byToken('token-1');
+	const owner = store.devices.byToken('token-1')!.user_id;
+	expect(store.devices.byName(owner, 'shop')!.id).toBe('d1');
 	store.devices.delete('d1');
 	expect(store.devices.byToken('token-1')).toBeUndefined();
 	expect(store.devices.byId('d1')).toBeUndefined();
+	expect(store.devices.byName(owner, 'shop')).toBeUndefined();
 	expect(store.devices.byToken('token-2')).toBeUndefined();
+	store.close();
+});
+
+test('by name: a renamed device answers to its new name only, and names are per user', () => {
+	const store = storeWithDevice();
+	const owner = store.devices.byId('d1')!.user_id;
+	const other = store.users.create('other').user;
+	store.devices.insert({ id: 'd2', user_id: other.id, name: 'shop', profile_name: null }, 'token-2');
+	expect(store.devices.byName(owner, 'shop')!.id).toBe('d1');
+	expect(store.devices.byName(other.id, 'shop')!.id).toBe('d2');
+	store.devices.update('d1', { name: 'store' });
+	expect(store.devices.byName(owner, 'shop')).toBeUndefined();
+	expect(store.devices.byName(owner, 'store')!.id).toBe('d1');
+	store.close();
+});
+
+test("a deleted user's devices (gone by cascade) are gone by token, id and name", () => {
+	const store = storeWithDevice();
+	const owner = store.devices.byToken('token-1')!.user_id;
+	store.devices.byName(owner, 'shop');
+	store.users.delete(owner, null);
+	expect(store.devices.byToken('token-1')).toBeUndefined();
+	expect(store.devices.byId('d1')).toBeUndefined();
+	expect(store.devices.byName(owner, 'shop')).toBeUndefined();
 	store.close();
 });
 

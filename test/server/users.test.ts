@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { App } from '../../server/src/app';
 import { migrations } from '../../server/src/store/schema';
 import { cmsClient, startSite, type CmsClient, siteUser, type SiteUser, type SiteUsers } from '../helpers/content';
-import { basicAuth, expectWpError } from '../helpers/server';
+import { basicAuth, client, connectedDevice, expectWpError } from '../helpers/server';
 
 /** `cms/v2/users` and `…/application-passwords` (WordPress's users and application passwords controllers) over real HTTP. */
 
@@ -291,6 +291,11 @@ describe('writing users', () => {
 	test('delete: force and reassign required; the posts go to the reassigned user, or with the user', async () => {
 		const leaver = siteUser(server, 'leaver', 'author');
 		const post = await cms.create('/posts', leaver, { title: 'Left behind', status: 'publish' });
+		// A gateway device of theirs, used (so the server has read it) before they are deleted.
+		const leaverKey = server.services.store.users.newApiKey(leaver.id);
+		const device = await connectedDevice(server, 'leavers-phone', leaverKey);
+		expect((await client(server.url).get('/contacts', { token: device.token })).status).toBe(200);
+		expect((await client(server.url).get('/devices/leavers-phone/status', { key: leaverKey })).status).toBe(200);
 		const draft = await cms.create('/posts', leaver, { title: 'Draft behind' });
 		expect((await cms.delete(`/users/${leaver.id}`, u.admin, { force: true })).body).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['reassign'] } });
 		expectWpError(
@@ -316,6 +321,13 @@ describe('writing users', () => {
 		expect((await cms.get(`/posts/${post.id}`, u.admin)).body.author).toBe(u.editor.id);
 		expect((await cms.get(`/posts/${draft.id}`, u.admin)).body.author).toBe(u.editor.id);
 		expect(ids((await cms.get('/posts', u.admin, { author: u.editor.id, status: 'any' })).body)).toEqual(expect.arrayContaining([post.id, draft.id]));
+		// Its devices and API key went with it: neither signs in any more.
+		const refused = async (answer: Promise<{ status: number; body: any }>) => {
+			const { status, body } = await answer;
+			return { status, message: body.message };
+		};
+		expect(await refused(client(server.url).get('/contacts', { token: device.token }))).toEqual({ status: 401, message: 'invalid instance token' });
+		expect(await refused(client(server.url).get('/devices/leavers-phone/status', { key: leaverKey }))).toEqual({ status: 401, message: 'invalid API key' });
 		// Its application passwords went with it.
 		expectWpError(await cms.get('/users/me', leaver), 401, 'invalid_username', 'Unknown username. Check again or try your email address.');
 

@@ -4,14 +4,16 @@ import type { DeviceRow } from './types';
 import { hashSecret, sameDigest } from '../security';
 
 /**
- * Every gateway request reads its device (by token, then again in the sending transaction): the
- * devices read by id and token are kept in memory. Only this repository writes devices, and each
- * write drops what it changes; a row read inside a transaction is not kept, since the transaction
- * may still roll back, while one already kept is committed and, unless written since, current.
+ * Every gateway request reads its device (by token, or by its user and name, then again in the sending
+ * transaction): the devices read are kept in memory. Only this repository writes devices, and each
+ * write drops what it changes (a user's deletion, which takes their devices by cascade, drops theirs);
+ * a row read inside a transaction is not kept, since the transaction may still roll back, while one
+ * already kept is committed and, unless written since, current.
  */
 class DeviceCache {
 	private byId = new Map<string, DeviceRow>();
 	private idByDigest = new Map<string, string>();
+	private idByName = new Map<string, string>();
 
 	constructor(private db: Db) {}
 
@@ -23,21 +25,35 @@ class DeviceCache {
 		return this.idByDigest.get(digest);
 	}
 
+	idOfName(userId: number, name: string): string | undefined {
+		return this.idByName.get(nameKey(userId, name));
+	}
+
 	keep(row: DeviceRow | undefined): DeviceRow | undefined {
 		if (row && !this.db.inTransaction) {
 			// Shared by every reader from now on: nobody may change it in place.
 			this.byId.set(row.id, Object.freeze(row));
 			this.idByDigest.set(row.token_hash, row.id);
+			this.idByName.set(nameKey(row.user_id, row.name), row.id);
 		}
 		return row;
 	}
 
 	drop(id: string) {
 		const row = this.byId.get(id);
-		if (row) this.idByDigest.delete(row.token_hash);
+		if (row) {
+			this.idByDigest.delete(row.token_hash);
+			this.idByName.delete(nameKey(row.user_id, row.name));
+		}
 		this.byId.delete(id);
 	}
+
+	dropOfUser(userId: number) {
+		for (const row of [...this.byId.values()]) if (row.user_id === userId) this.drop(row.id);
+	}
 }
+
+const nameKey = (userId: number, name: string) => `${userId}\n${name}`;
 
 export class DevicesRepo {
 	private cache: DeviceCache;
@@ -56,7 +72,13 @@ export class DevicesRepo {
 
 	/** A user's device by its name (names are unique per user: two users may each have a `shop`). */
 	byName(userId: number, name: string) {
-		return this.one('SELECT * FROM devices WHERE user_id = ? AND name = ?', userId, name);
+		const id = this.cache.idOfName(userId, name);
+		return id ? this.byId(id) : this.cache.keep(this.one('SELECT * FROM devices WHERE user_id = ? AND name = ?', userId, name));
+	}
+
+	/** Forgets the devices of a user being deleted (the database deletes them by cascade). */
+	forgetUser(userId: number) {
+		this.cache.dropOfUser(userId);
 	}
 
 	byToken(token: string): DeviceRow | undefined {

@@ -62,7 +62,7 @@ export class Store {
 	constructor(readonly db: Db) {
 		this.inTx = db.transaction((fn: () => unknown) => fn()).immediate as <T>(fn: () => T) => T;
 		this.meta = new MetaRepo(db);
-		this.users = new UsersRepo(db);
+		this.users = new UsersRepo(db, (id) => this.devices.forgetUser(id));
 		this.devices = new DevicesRepo(db);
 		this.files = new FilesRepo(db);
 		this.groups = new GroupsRepo(db);

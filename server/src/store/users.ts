@@ -41,7 +41,11 @@ const PROFILE_COLUMNS = ['display_name', 'email', 'slug', 'first_name', 'last_na
  * application passwords).
  */
 export class UsersRepo {
-	constructor(private db: Db) {}
+	constructor(
+		private db: Db,
+		/** Told of a user deleted (their devices go by cascade: the device cache must forget them). */
+		private onDelete: (id: number) => void,
+	) {}
 
 	count(): number {
 		return (this.db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
@@ -153,6 +157,7 @@ export class UsersRepo {
 			this.db.prepare('DELETE FROM content WHERE author = ?').run(id);
 		}
 		this.db.prepare('DELETE FROM users WHERE id = ?').run(id);
+		this.onDelete(id);
 	}
 
 	byApiKey(apiKey: string): UserRow | undefined {
