@@ -322,7 +322,7 @@ describe('writing users', () => {
 		expect((await cms.get(`/posts/${draft.id}`, u.admin)).body.author).toBe(u.editor.id);
 		expect(ids((await cms.get('/posts', u.admin, { author: u.editor.id, status: 'any' })).body)).toEqual(expect.arrayContaining([post.id, draft.id]));
 		// Its devices and API key went with it: neither signs in any more.
-		const refused = async (answer: Promise<{ status: number; body: any }>) => {
+		const refused = async (answer: Promise<{ status: number; body: { message?: string } }>) => {
 			const { status, body } = await answer;
 			return { status, message: body.message };
 		};
