@@ -137,7 +137,7 @@ export class WebhookDelivery {
 		);
 	}
 
-	private startDue() {
+	private async startDue() {
 		const now = Date.now();
 		const due = this.store.outbox.due(now, BATCH);
 		const subscriptions = new Map<string, { sub?: WebhookRow; origin?: string }>();
@@ -160,13 +160,20 @@ export class WebhookDelivery {
 		const window = now - this.pace.since;
 		if (window >= 1000) this.pace = { since: now, started: 0, perSecond: window <= 2000 ? (this.pace.started * 1000) / window : 0 };
 		if (!taken.length) return;
-		// Only the rows taken are read whole (their bodies), as they are leased.
-		const rows = this.store.tx(() =>
-			this.store.outbox.lease(
-				taken.map((row) => row.id),
-				now + this.config.webhookTimeoutMs + 1000,
-			),
-		);
+		// Only the rows taken are read whole (their bodies), as they are leased: in the commit shared with
+		// this turn's other writes (under inbound load, the messages' and the last attempts' outcomes), one
+		// commit where a lease of its own made two. The worker runs again only once it has committed.
+		const ids = taken.map((row) => row.id);
+		let rows: OutboxRow[];
+		try {
+			rows = await this.store.txShared(() => this.store.outbox.lease(ids, now + this.config.webhookTimeoutMs + 1000));
+		} catch (error) {
+			for (const row of taken) {
+				const { origin } = subscriptionOf(row.webhook_id);
+				if (origin) this.pacing.release(origin);
+			}
+			throw error;
+		}
 		for (const row of rows) {
 			const { sub, origin } = subscriptionOf(row.webhook_id);
 			const started = Date.now();

@@ -44,6 +44,11 @@ export class Pacing {
 		return true;
 	}
 
+	/** Gives back room taken for an attempt that did not start (its rows could not be leased). */
+	release(origin: string) {
+		this.of(origin).busy--;
+	}
+
 	/** An attempt ended: `ms` it took, and whether it says the receiver is overloaded. */
 	done(origin: string, ms: number, overloaded: boolean, now = Date.now()) {
 		const receiver = this.of(origin);
