@@ -111,6 +111,22 @@ describe('pacing', () => {
 		expect(r.hits).toHaveLength(500);
 	}, 60_000);
 
+	test('rows the store could not lease give their room back and go on a later run', async () => {
+		const r = await receiver(async () => ({ status: 200 }));
+		const t = await setup(r.url);
+		const origin = new URL(r.url).origin;
+		const { outbox } = t.server.services.store;
+		const lease = jest.spyOn(outbox, 'lease').mockImplementationOnce(() => {
+			throw new Error('SQLITE_FULL: database or disk is full');
+		});
+		await t.emit(3);
+		await eventually(() => t.rows().every((row) => row.state === 'delivered'), 10_000);
+		expect(lease.mock.calls.length).toBeGreaterThan(1);
+		expect(r.hits).toHaveLength(3);
+		expect(t.server.services.delivery.pacing.busy(origin)).toBe(0);
+		lease.mockRestore();
+	});
+
 	test('429 or 503 with Retry-After: the receiver is paused that long, and the attempt is not counted', async () => {
 		const r = await receiver(async (_hit, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200 }));
 		const t = await setup(r.url, { webhookMaxAttempts: 1 });
