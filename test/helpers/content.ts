@@ -1,7 +1,7 @@
 import type { App } from '../../server/src/app';
 import type { ConfigInput } from '../../server/src/config';
 import type { SiteRole } from '../../server/src/store/types';
-import { ADMIN_APP_PASSWORD, basicAuth, client, startServer } from './server';
+import { ADMIN_APP_PASSWORD, basicAuth, client, startServer, type Client } from './server';
 
 export interface SiteUser {
 	id: number;
@@ -72,4 +72,21 @@ export type CmsClient = ReturnType<typeof cmsClient>;
 export async function startSite(overrides: Partial<ConfigInput> = {}) {
 	const server = await startServer(overrides);
 	return { server, cms: cmsClient(server.url), u: siteUsers(server) };
+}
+
+export type Site = Awaited<ReturnType<typeof startSite>>;
+
+/**
+ * The set-up of a suite of one site namespace: a site started before the suite's tests and closed after
+ * them, with a client of `namespace` (`api`: `/wp-json/engine/v2`...); `keep` takes what the suite keeps
+ * (its `let`s) once the site has started.
+ */
+export function siteSuite(namespace: string, keep: (site: Site & { api: Client }) => void) {
+	let server: App | undefined;
+	beforeAll(async () => {
+		const site = await startSite();
+		server = site.server;
+		keep({ ...site, api: client(site.server.url, `/wp-json/${namespace}`) });
+	});
+	afterAll(() => server?.close());
 }

@@ -1,18 +1,11 @@
-import type { App } from '../../server/src/app';
-import { type SiteUser, type SiteUsers, startSite } from '../helpers/content';
-import { client, expectWpError } from '../helpers/server';
+import { type SiteUser, type SiteUsers, siteSuite } from '../helpers/content';
+import { type Client, expectWpError } from '../helpers/server';
 
 /** builder/v1: settings by key, kit element defaults, favorites (per user, paged) and user data. */
 
-let server: App;
 let u: SiteUsers;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-	({ server, u } = await startSite());
-	api = client(server.url, '/wp-json/builder/v1');
-});
-afterAll(() => server.close());
+let api: Client;
+siteSuite('builder/v1', (site) => ({ u, api: api } = site));
 
 const get = (route: string, user: SiteUser = u.admin) => api.get(route, { headers: user.headers });
 const send = (method: string, route: string, body: unknown, user: SiteUser = u.admin) => api.call(method, route, body, { headers: user.headers });

@@ -1,19 +1,12 @@
-import type { App } from '../../server/src/app';
-import { type SiteUser, type SiteUsers, startSite, type CmsClient } from '../helpers/content';
-import { client, expectWpError } from '../helpers/server';
+import { type SiteUser, type SiteUsers, siteSuite, type CmsClient } from '../helpers/content';
+import { type Client, expectWpError } from '../helpers/server';
 
 /** builder/v1 design system: globals, variables (batch and watermark), global classes and usage, the stylesheet and its cache. */
 
-let server: App;
 let cms: CmsClient;
 let u: SiteUsers;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-	({ server, cms, u } = await startSite());
-	api = client(server.url, '/wp-json/builder/v1');
-});
-afterAll(() => server.close());
+let api: Client;
+siteSuite('builder/v1', (site) => ({ cms, u, api: api } = site));
 
 const get = (route: string, user: SiteUser = u.admin) => api.get(route, { headers: user.headers });
 const send = (method: string, route: string, body: unknown, user: SiteUser = u.admin) => api.call(method, route, body, { headers: user.headers });

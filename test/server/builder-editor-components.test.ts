@@ -1,19 +1,14 @@
 import type { App } from '../../server/src/app';
-import { siteUser, startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
-import { client, expectWpError } from '../helpers/server';
+import { siteUser, siteSuite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
+import { type Client, expectWpError } from '../helpers/server';
 
 /** `builder/v1/components`: create, validate, list, styles, overridable props, publish, locks, archive, renames. */
 
 let server: App;
 let cms: CmsClient;
 let u: SiteUsers;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-	({ server, cms, u } = await startSite());
-	api = client(server.url, '/wp-json/builder/v1');
-});
-afterAll(() => server.close());
+let api: Client;
+siteSuite('builder/v1', (site) => ({ server, cms, u, api: api } = site));
 
 const as = (user: SiteUser) => ({ headers: user.headers });
 const heading = (text: string) => ({

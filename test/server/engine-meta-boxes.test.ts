@@ -1,19 +1,12 @@
-import type { App } from '../../server/src/app';
-import { type CmsClient, type SiteUsers, startSite } from '../helpers/content';
-import { client, expectWpError } from '../helpers/server';
+import { type CmsClient, type SiteUsers, siteSuite } from '../helpers/content';
+import { type Client, expectWpError } from '../helpers/server';
 
 /** engine/v2 meta boxes: their lifecycle, and their fields in the meta of the posts of the attached types at cms/v2. */
 
-let server: App;
 let cms: CmsClient;
 let u: SiteUsers;
-let engine: ReturnType<typeof client>;
-
-beforeAll(async () => {
-	({ server, cms, u } = await startSite());
-	engine = client(server.url, '/wp-json/engine/v2');
-});
-afterAll(() => server.close());
+let engine: Client;
+siteSuite('engine/v2', (site) => ({ cms, u, api: engine } = site));
 
 const as = (user = u.admin) => ({ headers: user.headers });
 const add = async (body: object) => {

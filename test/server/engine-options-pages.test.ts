@@ -1,18 +1,11 @@
-import type { App } from '../../server/src/app';
-import { type SiteUsers, startSite } from '../helpers/content';
-import { client, expectWpError } from '../helpers/server';
+import { type SiteUsers, siteSuite } from '../helpers/content';
+import { type Client, expectWpError } from '../helpers/server';
 
 /** engine/v2 options pages: their lifecycle, and their values stored, validated and read back. */
 
-let server: App;
 let u: SiteUsers;
-let engine: ReturnType<typeof client>;
-
-beforeAll(async () => {
-	({ server, u } = await startSite());
-	engine = client(server.url, '/wp-json/engine/v2');
-});
-afterAll(() => server.close());
+let engine: Client;
+siteSuite('engine/v2', (site) => ({ u, api: engine } = site));
 
 const as = (user = u.admin) => ({ headers: user.headers });
 const add = async (body: object) => {

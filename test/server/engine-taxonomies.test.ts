@@ -1,19 +1,14 @@
 import type { App } from '../../server/src/app';
-import { type CmsClient, type SiteUsers, startSite } from '../helpers/content';
-import { client, expectWpError } from '../helpers/server';
+import { type CmsClient, type SiteUsers, siteSuite } from '../helpers/content';
+import { client, type Client, expectWpError } from '../helpers/server';
 
 /** engine/v2 taxonomies: their lifecycle, term routes under cms/v2 and terms on the post types they name. */
 
 let server: App;
 let cms: CmsClient;
 let u: SiteUsers;
-let engine: ReturnType<typeof client>;
-
-beforeAll(async () => {
-	({ server, cms, u } = await startSite());
-	engine = client(server.url, '/wp-json/engine/v2');
-});
-afterAll(() => server.close());
+let engine: Client;
+siteSuite('engine/v2', (site) => ({ server, cms, u, api: engine } = site));
 
 const as = (user = u.admin) => ({ headers: user.headers });
 

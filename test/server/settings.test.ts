@@ -1,6 +1,6 @@
 import type { App } from '../../server/src/app';
-import { startSite, type CmsClient, type SiteUsers } from '../helpers/content';
-import { client, expectWpError } from '../helpers/server';
+import { siteSuite, type CmsClient, type SiteUsers } from '../helpers/content';
+import { client, type Client, expectWpError } from '../helpers/server';
 import { SETTING_DEFAULTS } from '../../server/src/site/settings';
 
 /** `cms/v2/settings` (and its `wp/v2` twin): WordPress's settings controller over the site's one settings state. */
@@ -8,13 +8,8 @@ import { SETTING_DEFAULTS } from '../../server/src/site/settings';
 let server: App;
 let cms: CmsClient;
 let u: SiteUsers;
-let themecore: ReturnType<typeof client>;
-
-beforeAll(async () => {
-	({ server, cms, u } = await startSite());
-	themecore = client(server.url, '/wp-json/themecore/v2');
-});
-afterAll(() => server.close());
+let themecore: Client;
+siteSuite('themecore/v2', (site) => ({ server, cms, u, api: themecore } = site));
 
 /** Puts every setting back to its default (null deletes the stored value, as WordPress's delete_option). */
 afterEach(async () => {

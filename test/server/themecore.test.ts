@@ -1,20 +1,15 @@
 import type { App } from '../../server/src/app';
 import { SETTING_KEY } from '../../server/src/site/settings';
-import { startSite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
-import { client, expectWpError } from '../helpers/server';
+import { siteSuite, type CmsClient, type SiteUser, type SiteUsers } from '../helpers/content';
+import { client, type Client, expectWpError } from '../helpers/server';
 
 /** `themecore/v2` over real HTTP: templates, conditions, page templates, the reads of site state, settings and syncs. */
 
 let server: App;
 let cms: CmsClient;
 let u: SiteUsers;
-let tc: ReturnType<typeof client>;
-
-beforeAll(async () => {
-	({ server, cms, u } = await startSite());
-	tc = client(server.url, '/wp-json/themecore/v2');
-});
-afterAll(() => server.close());
+let tc: Client;
+siteSuite('themecore/v2', (site) => ({ server, cms, u, api: tc } = site));
 
 const call = (route: string, user: SiteUser, body: unknown = {}) => tc.post(`/${route}`, body, { headers: user.headers });
 
