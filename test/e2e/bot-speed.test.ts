@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../../server/src/app';
 import { ADMIN_KEY, connectedDevice, startServer } from '../helpers/server';
-import { buildPackage, ensureN8n } from './n8n';
-import { n8nServer, type N8nServer } from './n8n-server';
+import { ensureN8n } from './n8n';
+import { n8nWithPackage, type N8nServer } from './n8n-server';
 import {
 	installBots,
 	quantile,
@@ -37,16 +37,12 @@ let baseline: Bot;
 beforeAll(async () => {
 	await ensureN8n();
 	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-e2e-bot-speed-'));
-	const userFolder = path.join(dir, 'user');
-	await buildPackage(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'));
-	const noCustomNodes = path.join(dir, 'no-custom-nodes');
-	fs.mkdirSync(noCustomNodes);
+	// At debug level n8n logs each webhook and each expression isolate it creates (`webhookCosts`).
+	n8n = await n8nWithPackage(dir, { env: { N8N_LOG_LEVEL: 'debug' } });
 	server = await startServer({ pairing: 'manual' });
 	target = { url: server.url, adminKey: ADMIN_KEY };
 	ours = { label: 'ours', device: 'bot-ours', token: (await connectedDevice(server, 'bot-ours')).token };
 	baseline = { label: 'baseline', device: 'bot-base', token: (await connectedDevice(server, 'bot-base')).token };
-	// At debug level n8n logs each webhook and each expression isolate it creates (`webhookCosts`).
-	n8n = await n8nServer(userFolder, noCustomNodes, { env: { N8N_LOG_LEVEL: 'debug' } });
 	await installBots(n8n, target, ours, baseline, 'wdmE2eBs');
 }, 20 * 60_000);
 

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../../server/src/app';
 import { ADMIN_KEY, connectedDevice, eventually, startServer } from '../helpers/server';
-import { buildPackage, ensureN8n } from './n8n';
-import { n8nServer, type N8nServer } from './n8n-server';
+import { ensureN8n } from './n8n';
+import { n8nWithPackage, type N8nServer } from './n8n-server';
 import { BOT_WORKFLOW, BULK_WORKFLOW, botWorkflow, bulkDone, bulkWorkflow, burst, sentTexts, startBulk } from './burst';
 
 const BURST = Number(process.env.WDM_BURST ?? 40);
@@ -29,16 +29,12 @@ const LAST_NODE_BOT = 'wdmE2eBurstBot02';
 beforeAll(async () => {
 	await ensureN8n();
 	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-e2e-burst-'));
-	const userFolder = path.join(dir, 'user');
-	await buildPackage(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'));
-	const noCustomNodes = path.join(dir, 'no-custom-nodes');
-	fs.mkdirSync(noCustomNodes);
+	n8n = await n8nWithPackage(dir);
 	// The server's defaults for delivery (attempt time limit, pacing), with short backoffs.
 	server = await startServer({ pairing: 'manual', webhookTimeoutMs: 30_000, webhookBackoffMs: 1000, webhookMaxBackoffMs: 10_000, webhookMaxAttempts: 30 });
 	const bot = await connectedDevice(server, 'burst-bot');
 	const bulk = await connectedDevice(server, 'burst-bulk');
 	const lastNodeBot = await connectedDevice(server, 'burst-bot-2');
-	n8n = await n8nServer(userFolder, noCustomNodes);
 	const baseUrl = `${server.url}/wp-json/wdm/v1`;
 	await n8n.importCredentials([
 		{ ...userKey, type: 'wdmUserApi', data: { baseUrl, apiKey: ADMIN_KEY } },

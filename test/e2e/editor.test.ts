@@ -43,8 +43,8 @@ import {
 	searchNodes,
 	signIn,
 } from './editor';
-import { buildPackage, ensureN8n } from './n8n';
-import { n8nServer, type N8nServer } from './n8n-server';
+import { ensureN8n } from './n8n';
+import { n8nWithPackage, type N8nServer } from './n8n-server';
 
 jest.setTimeout(120_000);
 
@@ -66,14 +66,9 @@ let gateway: string;
 beforeAll(async () => {
 	await ensureN8n();
 	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-e2e-editor-'));
-	const userFolder = path.join(dir, 'user');
-	// Where n8n's community-package installer puts it (node types `n8n-nodes-wdm.*`).
-	await buildPackage(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'), CHECKOUT);
-	const noCustomNodes = path.join(dir, 'no-custom-nodes');
-	fs.mkdirSync(noCustomNodes);
+	n8n = await n8nWithPackage(dir, { checkout: CHECKOUT });
 	server = await startServer();
 	gateway = `${server.url}/wp-json/wdm/v1`;
-	n8n = await n8nServer(userFolder, noCustomNodes);
 	await n8n.start();
 	rest = await n8n.setupOwner();
 	browser = await launchBrowser();

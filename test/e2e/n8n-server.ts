@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { N8N_BIN, N8N_VERSION, NODE24, failure, freePort, n8nCli, n8nEnv } from './n8n';
+import { N8N_BIN, N8N_VERSION, NODE24, buildPackage, failure, freePort, n8nCli, n8nEnv } from './n8n';
 
 /** An execution as n8n's database holds it. */
 export interface Execution {
@@ -23,6 +23,19 @@ export const OWNER = { email: 'owner@example.com', firstName: 'Ada', lastName: '
 
 /** Printed once n8n has started its server and activated the published workflows. */
 const READY = /Editor is now accessible via/;
+
+/**
+ * An n8n in `dir` with the package as users install it: where n8n's community-package installer puts it
+ * (`user/.n8n/nodes`, node types `n8n-nodes-wdm.*`), and no custom-nodes folder. `checkout`: another
+ * checkout's package (a worktree of an older revision).
+ */
+export async function n8nWithPackage(dir: string, options: { checkout?: string; nodeOptions?: string; env?: Record<string, string> } = {}) {
+	const userFolder = path.join(dir, 'user');
+	await buildPackage(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'), options.checkout);
+	const noCustomNodes = path.join(dir, 'no-custom-nodes');
+	fs.mkdirSync(noCustomNodes);
+	return n8nServer(userFolder, noCustomNodes, options);
+}
 
 /**
  * `nodeOptions`: Node flags of n8n's process, e.g. `--cpu-prof --cpu-prof-dir=DIR` (written as n8n stops);

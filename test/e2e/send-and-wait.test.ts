@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../../server/src/app';
 import { ADMIN_KEY, client, connectedDevice, eventually, startServer, type Device } from '../helpers/server';
-import { buildPackage, ensureN8n } from './n8n';
-import { n8nServer, type N8nServer } from './n8n-server';
+import { ensureN8n } from './n8n';
+import { n8nWithPackage, type N8nServer } from './n8n-server';
 import { link, node } from './workflows';
 
 let server: App;
@@ -86,17 +86,13 @@ const workflow = {
 beforeAll(async () => {
 	await ensureN8n();
 	dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wdm-e2e-wait-'));
-	const userFolder = path.join(dir, 'user');
-	await buildPackage(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-wdm'));
-	const noCustomNodes = path.join(dir, 'no-custom-nodes'); // the package comes from the nodes folder only
-	fs.mkdirSync(noCustomNodes);
+	n8n = await n8nWithPackage(dir);
 	// Deliveries keep being retried for a while: n8n may be restarting when an event comes. No private-fetch
 	// setting: listening on loopback, the server reaches the n8n of this machine by default.
 	server = await startServer({ pairing: 'manual', webhookBackoffMs: 500, webhookMaxBackoffMs: 5000, webhookMaxAttempts: 30 });
 	expect(server.services.config.allowPrivateFetch).toBeUndefined();
 	device = await connectedDevice(server, 'ask');
 	shop = await connectedDevice(server, 'bot-demo');
-	n8n = await n8nServer(userFolder, noCustomNodes);
 	const baseUrl = `${server.url}/wp-json/wdm/v1`;
 	await n8n.importCredentials([
 		{ ...userKey, type: 'wdmUserApi', data: { baseUrl, apiKey: ADMIN_KEY } },
